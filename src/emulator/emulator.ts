@@ -1,0 +1,562 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { Events } from '../events/names.js';
+import type { CreateEventRequest, Notification, QuickMenuEvent, WebrtcSignalingFwd } from '../events/payloads.js';
+import type { ApiChannelDescription, ApiRole, ServiceUpdateRoleBody } from '../model/api.js';
+import type { ChannelType } from '../model/enums.js';
+import { addressOf } from '../wallet/address.js';
+import { toUnits, unitsToTokens } from '../wallet/amount.js';
+import { UserActor } from './actions/user-actor.js';
+import { EmulatorError } from './errors.js';
+import { GatewayServer } from './gateway/server.js';
+import { Hub } from './gateway/hub.js';
+import { HttpFaults, type HttpFault } from './http/faults.js';
+import { Router, type HttpServices } from './http/router.js';
+import { authRoutes } from './http/routes/auth.js';
+import { channelRoutes } from './http/routes/channels.js';
+import { clanRoutes } from './http/routes/clans.js';
+import { userRoutes } from './http/routes/users.js';
+import { walletRoutes } from './http/routes/wallet.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
+import { HttpServer } from './http/server.js';
+import { IdGenerator } from './ids.js';
+import { Ledger, type TransactionRecord } from './ledger/ledger.js';
+import { Prover } from './ledger/prover.js';
+import { EMULATOR_DEFAULTS, type EmulatorOptions, type ResolvedEmulatorOptions } from './options.js';
+import * as accounts from './platform/accounts.js';
+import type { ChannelPatch } from './platform/accounts.js';
+import type { PlatformContext } from './platform/context.js';
+import { triggerQuickMenu } from './platform/interactions.js';
+import * as roles from './platform/roles.js';
+import * as social from './platform/social.js';
+import * as voice from './platform/voice.js';
+import { channelTypeOf, type WorldSeed } from './seed.js';
+import { TokenService } from './tokens.js';
+import { WireLog } from './wire-log.js';
+import type { MessageRecord, UserRecord } from './world/records.js';
+import { apiChannel, apiRole } from './world/views.js';
+import { World } from './world/world.js';
+
+/** An account as the test API returns it, with the API key it logs in with. */
+export interface EmulatorAccount {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar: string;
+  is_bot: boolean;
+  /** API key: log in with `{ botId: id, token }`. */
+  token: string;
+}
+
+/** What `createBot` returns: the two values a client is configured with. */
+export interface BotCredentials {
+  botId: string;
+  token: string;
+  username: string;
+}
+
+export interface EmulatorClan {
+  id: string;
+  name: string;
+  welcome_channel_id: string;
+  creator_id: string;
+}
+
+/** A channel as the test API returns it. */
+export interface EmulatorChannel extends ApiChannelDescription {
+  id: string;
+  channel_id: string;
+  clan_id: string;
+  type: number;
+  /** Explicit members (private channels, threads, DMs). */
+  member_ids: string[];
+}
+
+export interface EmulatorWebhook {
+  id: string;
+  /** The URL to post to (for clan webhooks, append `/{user}`). */
+  url: string;
+  token: string;
+  botUserId: string;
+}
+
+/** A stored message, with its receivers when it is ephemeral. */
+export type StoredMessage = MessageRecord;
+
+export interface EmitTap {
+  (type: Events, payload: unknown): void;
+}
+
+const toAccount = (user: UserRecord): EmulatorAccount => ({
+  id: user.id,
+  username: user.username,
+  display_name: user.display_name,
+  avatar: user.avatar,
+  is_bot: user.is_bot,
+  token: user.token,
+});
+
+const toChannel = (ctx: PlatformContext, id: string): EmulatorChannel => {
+  const record = ctx.world.channel(id);
+  return { ...apiChannel(record), id: record.channel_id, channel_id: record.channel_id, clan_id: record.clan_id, type: record.type, member_ids: [...record.members] };
+};
+
+/**
+ * A running emulator of the platform: a real HTTP and WebSocket server over
+ * one in-memory world, with a test API to seed the world, act as users and
+ * inject faults. Start one with {@link startEmulator}.
+ */
+export class Emulator {
+  readonly wire: WireLog;
+  readonly options: ResolvedEmulatorOptions;
+  private readonly ctx: PlatformContext;
+  private readonly tokens: TokenService;
+  private readonly gateway: GatewayServer;
+  private readonly http: HttpServer;
+  private readonly faults = new HttpFaults();
+  private readonly down = new Set<'prover' | 'ledger'>();
+  private publicUrl: string | undefined;
+  private address: AddressInfo | undefined;
+
+  constructor(options: EmulatorOptions = {}) {
+    const secret = options.secret ?? randomBytes(32).toString('base64url');
+    this.options = { ...EMULATOR_DEFAULTS, ...stripUndefined(options), secret } as ResolvedEmulatorOptions;
+    this.publicUrl = options.publicUrl;
+    const log = options.log ?? (() => {});
+    const world = new World(this.options.maxMessagesPerChannel);
+    const hub = new Hub(world, this.options.resumeBufferSize);
+    const prover = new Prover(secret);
+    const ledger = new Ledger(prover);
+    this.ctx = { world, hub, ids: new IdGenerator(), ledger, options: this.options };
+    this.tokens = new TokenService(secret, () => ({ access: this.options.tokenTtlSeconds, refresh: this.options.refreshTokenTtlSeconds }));
+    this.wire = new WireLog(this.options.wireLogSize);
+    ledger.onTransfer((tx, extra) => this.announceTransfer(tx, extra));
+    this.gateway = new GatewayServer({ platform: this.ctx, tokens: this.tokens, wire: this.wire, log });
+    const services: HttpServices = {
+      platform: this.ctx,
+      tokens: this.tokens,
+      prover,
+      publicUrl: () => this.url,
+      down: this.down,
+      revokeSession: (sid) => {
+        this.tokens.revoke(sid);
+        this.gateway.closeWhere(4005, 'the session was logged out', (conn) => conn.claims.sid === sid);
+      },
+    };
+    const router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes);
+    router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
+    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, log });
+    this.http.server.on('upgrade', (req, socket, head: Buffer) => this.gateway.handleUpgrade(req, socket, head));
+  }
+
+  /** Starts listening and creates the seed world. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.server.once('error', reject);
+      this.http.server.listen(this.options.port, this.options.host, () => resolve());
+    });
+    this.address = this.http.server.address() as AddressInfo;
+    if (this.options.seed) this.seed(typeof this.options.seed === 'string' ? await loadSeed(this.options.seed) : this.options.seed);
+    return this;
+  }
+
+  /** Base URL clients are told to use (`http://127.0.0.1:port` unless a public URL is set). */
+  get url(): string {
+    if (this.publicUrl) return this.publicUrl;
+    if (!this.address) throw new Error('the emulator is not listening yet');
+    const host = this.address.family === 'IPv6' ? `[${this.address.address}]` : this.address.address;
+    return `http://${host}:${this.address.port}`;
+  }
+
+  /** The URL the emulator itself listens on, whatever public URL is set. */
+  get listenUrl(): string {
+    if (!this.address) throw new Error('the emulator is not listening yet');
+    return `http://${this.address.family === 'IPv6' ? `[${this.address.address}]` : this.address.address}:${this.address.port}`;
+  }
+
+  get port(): number {
+    if (!this.address) throw new Error('the emulator is not listening yet');
+    return this.address.port;
+  }
+
+  /** Tell clients to use another base URL (a proxy in front of the emulator); undefined restores the real one. */
+  setPublicUrl(url: string | undefined): void {
+    this.publicUrl = url;
+  }
+
+  /** Stops the servers and closes every socket. */
+  async close(): Promise<void> {
+    this.http.resume();
+    this.gateway.resume();
+    this.ctx.hub.resume();
+    await this.gateway.close();
+    await new Promise<void>((resolve) => {
+      this.http.server.close(() => resolve());
+      this.http.server.closeAllConnections();
+    });
+  }
+
+  // ---------------- world ----------------
+
+  /** Creates a bot account. */
+  createBot(input: { username?: string; display_name?: string; id?: string; token?: string } = {}): BotCredentials {
+    const user = accounts.createAccount(this.ctx, { ...input, username: input.username ?? `bot-${this.ctx.ids.id().slice(-6)}` }, true);
+    return { botId: user.id, token: user.token, username: user.username };
+  }
+
+  createUser(input: { username: string; display_name?: string; avatar?: string; id?: string; token?: string }): EmulatorAccount {
+    return toAccount(accounts.createAccount(this.ctx, input, false));
+  }
+
+  /** Creates a clan with a welcome channel; the owner (if given) becomes a member. */
+  createClan(input: { name: string; ownerId?: string; id?: string; welcomeChannelName?: string }): EmulatorClan {
+    const clan = accounts.createClan(this.ctx, input);
+    return { id: clan.id, name: clan.name, welcome_channel_id: clan.welcome_channel_id, creator_id: clan.creator_id };
+  }
+
+  /** Creates a channel of any type; DM and group channels use clan "0" and `memberIds`. */
+  createChannel(input: {
+    clanId: string;
+    name: string;
+    type?: ChannelType;
+    private?: boolean;
+    parentId?: string;
+    memberIds?: string[];
+    creatorId?: string;
+    id?: string;
+  }): EmulatorChannel {
+    return toChannel(this.ctx, accounts.createChannel(this.ctx, input).channel_id);
+  }
+
+  updateChannel(channelId: string, patch: ChannelPatch): EmulatorChannel {
+    accounts.updateChannel(this.ctx, channelId, patch);
+    return toChannel(this.ctx, channelId);
+  }
+
+  deleteChannel(channelId: string, deletorId = ''): void {
+    accounts.deleteChannel(this.ctx, channelId, deletorId);
+  }
+
+  addClanMember(clanId: string, userId: string, invitorId = ''): boolean {
+    return accounts.addClanMember(this.ctx, clanId, userId, invitorId);
+  }
+
+  removeClanMember(clanId: string, userId: string): boolean {
+    return accounts.removeClanMembers(this.ctx, clanId, [userId]).length > 0;
+  }
+
+  addChannelMember(channelId: string, userId: string, callerId = ''): boolean {
+    return accounts.addChannelMembers(this.ctx, channelId, [userId], callerId).length > 0;
+  }
+
+  removeChannelMember(channelId: string, userId: string): boolean {
+    return accounts.removeChannelMembers(this.ctx, channelId, [userId]).length > 0;
+  }
+
+  createRole(input: { clanId: string; title: string; color?: string; description?: string; creatorId?: string; userIds?: string[] }): ApiRole {
+    return apiRole(roles.createRole(this.ctx, input));
+  }
+
+  updateRole(roleId: string, body: ServiceUpdateRoleBody, byUserId = ''): ApiRole {
+    return apiRole(roles.updateRole(this.ctx, roleId, roles.checkRoleBody(body), byUserId));
+  }
+
+  assignRole(roleId: string, userIds: string[], options: { remove?: string[] } = {}): ApiRole {
+    return apiRole(roles.assignRole(this.ctx, roleId, userIds, options.remove ?? []));
+  }
+
+  startVoice(channelId: string): string {
+    return voice.startVoice(this.ctx, channelId);
+  }
+
+  endVoice(channelId: string): string {
+    return voice.endVoice(this.ctx, channelId);
+  }
+
+  createClanEvent(clanId: string, input: Partial<Omit<CreateEventRequest, 'event_id' | 'clan_id'>> & { title: string }): CreateEventRequest {
+    return social.createClanEvent(this.ctx, clanId, input);
+  }
+
+  notify(userId: string, input: Partial<Omit<Notification, 'id'>> & { subject: string }): Notification {
+    return social.notify(this.ctx, userId, input);
+  }
+
+  triggerQuickMenu(input: { userId: string; channelId: string; menuName: string; botId?: string; text?: string }): QuickMenuEvent {
+    return triggerQuickMenu(this.ctx, input);
+  }
+
+  forwardSignal(input: { callerId: string; receiverId: string; channelId: string; dataType: number; jsonData: string }): WebrtcSignalingFwd {
+    return social.forwardSignal(this.ctx, {
+      caller_id: input.callerId,
+      receiver_id: input.receiverId,
+      channel_id: input.channelId,
+      data_type: input.dataType,
+      json_data: input.jsonData,
+    });
+  }
+
+  /** Creates a channel webhook posting as a new bot user. */
+  createChannelWebhook(channelId: string, input: { name?: string } = {}): EmulatorWebhook {
+    this.ctx.world.channel(channelId);
+    return this.createWebhook('channel', channelId, input.name ?? 'Webhook');
+  }
+
+  /** Creates a clan webhook; its URL is the base to which the caller appends `/{user}`. */
+  createClanWebhook(clanId: string, input: { name?: string } = {}): EmulatorWebhook {
+    this.ctx.world.clan(clanId);
+    return this.createWebhook('clan', clanId, input.name ?? 'Clan Webhook');
+  }
+
+  /** Issues a new token for a webhook; the old URL stops working. */
+  resetWebhookToken(webhookId: string): EmulatorWebhook {
+    const webhook = this.ctx.world.webhooks.get(webhookId);
+    if (!webhook) throw EmulatorError.notFound(`webhook ${webhookId}`);
+    this.ctx.world.webhooksByToken.delete(webhook.token);
+    webhook.token = randomBytes(24).toString('base64url');
+    this.ctx.world.webhooksByToken.set(webhook.token, webhook);
+    return this.webhookView(webhook.id);
+  }
+
+  private createWebhook(kind: 'channel' | 'clan', targetId: string, name: string): EmulatorWebhook {
+    const bot = accounts.createAccount(this.ctx, { username: `${name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40)}-${this.ctx.ids.id().slice(-6)}`, display_name: name }, true);
+    const webhook = { id: this.ctx.ids.id(), kind, target_id: targetId, token: randomBytes(24).toString('base64url'), bot_user_id: bot.id, name };
+    this.ctx.world.webhooks.set(webhook.id, webhook);
+    this.ctx.world.webhooksByToken.set(webhook.token, webhook);
+    return this.webhookView(webhook.id);
+  }
+
+  private webhookView(id: string): EmulatorWebhook {
+    const webhook = this.ctx.world.webhooks.get(id)!;
+    const url = webhook.kind === 'channel' ? `${this.url}/webhooks/${webhook.target_id}/${webhook.token}` : `${this.url}/clanwebhooks/${webhook.token}`;
+    return { id: webhook.id, url, token: webhook.token, botUserId: webhook.bot_user_id };
+  }
+
+  /** Acts as a user: send, react, click, join voice, transfer… */
+  as(userId: string): UserActor {
+    return new UserActor(this.ctx, userId);
+  }
+
+  // ---------------- inspection ----------------
+
+  /** The messages stored in a channel, oldest first (copies). */
+  messages(channelId: string): StoredMessage[] {
+    this.ctx.world.channel(channelId);
+    return (this.ctx.world.messages.get(channelId)?.order ?? []).map((m) => structuredClone(m));
+  }
+
+  /** An account by id or username. */
+  user(idOrUsername: string): EmulatorAccount {
+    const user = this.ctx.world.userByIdOrName(idOrUsername);
+    if (!user) throw EmulatorError.notFound(`user ${idOrUsername}`);
+    return toAccount(user);
+  }
+
+  channel(channelId: string): EmulatorChannel {
+    return toChannel(this.ctx, channelId);
+  }
+
+  /** Channels of a clan (or DM channels with clan "0"). */
+  channels(clanId: string): EmulatorChannel[] {
+    return [...this.ctx.world.channels.values()].filter((c) => c.clan_id === clanId).map((c) => toChannel(this.ctx, c.channel_id));
+  }
+
+  clan(clanId: string): EmulatorClan & { member_ids: string[] } {
+    const clan = this.ctx.world.clan(clanId);
+    return { id: clan.id, name: clan.name, welcome_channel_id: clan.welcome_channel_id, creator_id: clan.creator_id, member_ids: [...(this.ctx.world.members.get(clanId)?.keys() ?? [])] };
+  }
+
+  /** Every clan, oldest first. */
+  clans(): Array<EmulatorClan & { member_ids: string[] }> {
+    return [...this.ctx.world.clans.keys()].map((id) => this.clan(id));
+  }
+
+  roles(clanId: string): ApiRole[] {
+    return [...(this.ctx.world.roles.get(clanId)?.values() ?? [])].map(apiRole);
+  }
+
+  /** User ids present in a voice (or streaming) room. */
+  voiceUsers(channelId: string): string[] {
+    return [...(this.ctx.world.voice.get(channelId)?.keys() ?? []), ...(this.ctx.world.streaming.get(channelId)?.keys() ?? [])];
+  }
+
+  friendsOf(userId: string): Array<{ userId: string; state: string }> {
+    return [...(this.ctx.world.friends.get(userId) ?? new Map()).entries()].map(([id, f]) => ({ userId: id, state: f.state }));
+  }
+
+  quickMenus(channelId: string): Array<{ id: string; bot_id: string; menu_name: string; action_msg: string }> {
+    return [...this.ctx.world.quickMenus.values()].filter((r) => r.channel_id === channelId).map((r) => ({ ...r }));
+  }
+
+  mediaPlays(): Array<{ channel_id: string; url: string; name: string; by: string }> {
+    return this.ctx.world.mediaPlays.map((p) => ({ ...p }));
+  }
+
+  transactions(): TransactionRecord[] {
+    return [...this.ctx.ledger.transactions.values()].map((t) => ({ ...t }));
+  }
+
+  /** Gateway sessions of a user: id, last seq, and whether a socket is attached. */
+  sessions(userId?: string): Array<{ id: string; userId: string; seq: number; connected: boolean }> {
+    return [...this.ctx.hub.sessions.values()]
+      .filter((s) => userId === undefined || s.userId === userId)
+      .map((s) => ({ id: s.id, userId: s.userId, seq: s.seq, connected: s.sink !== undefined }));
+  }
+
+  /** Listens to every event the emulator emits (before delivery); returns an unsubscribe function. */
+  onEvent(listener: EmitTap): () => void {
+    return this.ctx.hub.tap(listener);
+  }
+
+  // ---------------- tokens ----------------
+
+  /** Credits tokens to a user (amount in tokens, up to 6 decimals). */
+  fund(userId: string, amount: number | string): void {
+    this.ctx.world.user(userId);
+    this.ctx.ledger.fund(this.ctx.ledger.addressOf(userId), toUnits(amount));
+  }
+
+  /** A user's balance in tokens. */
+  balance(userId: string): number {
+    return unitsToTokens(this.balanceUnits(userId));
+  }
+
+  /** A user's balance in units (1 token = 1,000,000 units). */
+  balanceUnits(userId: string): bigint {
+    this.ctx.world.user(userId);
+    return this.ctx.ledger.account(addressOf(userId)).balance;
+  }
+
+  /** The nonce of a user's last accepted transaction. */
+  nonce(userId: string): number {
+    return this.ctx.ledger.account(addressOf(userId)).nonce;
+  }
+
+  // ---------------- faults ----------------
+
+  /** Cuts every gateway socket without a close frame; sessions stay resumable. */
+  dropConnections(): void {
+    this.gateway.dropAll();
+  }
+
+  /** Closes gateway sockets with a close code (all, or one user's). */
+  closeConnections(code: number, reason = 'closed by the emulator', userId?: string): void {
+    this.gateway.closeWhere(code, reason, (conn) => userId === undefined || conn.userId === userId);
+  }
+
+  /** Expires every session token issued so far (and refresh tokens when asked); sockets close with 4004. */
+  expireTokens(options: { refresh?: boolean } = {}): void {
+    this.tokens.expireAll(options.refresh ?? false);
+    this.gateway.closeWhere(4004, 'the session token expired');
+  }
+
+  /** Stops answering without closing anything: requests and frames wait, events gather in buffers. */
+  pause(): void {
+    this.http.pause();
+    this.gateway.pause();
+    this.ctx.hub.pause();
+  }
+
+  /** Answers everything that waited, in order. */
+  resume(): void {
+    this.ctx.hub.resume();
+    this.gateway.resume();
+    this.http.resume();
+  }
+
+  /** Fails the next matching HTTP requests with a status (429 with `retryAfterSeconds`, 5xx…). */
+  failHttp(fault: HttpFault): void {
+    this.faults.add(fault);
+  }
+
+  /** Takes the prover or the token network down (503) or brings it back. */
+  setServiceDown(service: 'prover' | 'ledger', down: boolean): void {
+    if (down) this.down.add(service);
+    else this.down.delete(service);
+  }
+
+  // ---------------- seeding ----------------
+
+  /** Creates a world from a seed; accounts are referred to by username. */
+  seed(world: WorldSeed): void {
+    const idOf = (username: string): string => {
+      const user = this.ctx.world.usersByName.get(username);
+      if (!user) throw new Error(`the seed refers to unknown user "${username}"`);
+      return user.id;
+    };
+    for (const bot of world.bots ?? []) accounts.createAccount(this.ctx, bot, true);
+    for (const user of world.users ?? []) accounts.createAccount(this.ctx, user, false);
+    for (const clanSeed of world.clans ?? []) {
+      const clan = accounts.createClan(this.ctx, {
+        name: clanSeed.name,
+        ...(clanSeed.id ? { id: clanSeed.id } : {}),
+        ...(clanSeed.owner ? { ownerId: idOf(clanSeed.owner) } : {}),
+        ...(clanSeed.welcome ? { welcomeChannelName: clanSeed.welcome } : {}),
+      });
+      for (const member of clanSeed.members ?? []) accounts.addClanMember(this.ctx, clan.id, idOf(member));
+      const byName = new Map<string, string>([[this.ctx.world.channel(clan.welcome_channel_id).channel_label, clan.welcome_channel_id]]);
+      for (const channelSeed of clanSeed.channels ?? []) {
+        const parentId = channelSeed.parent ? byName.get(channelSeed.parent) : undefined;
+        if (channelSeed.parent && !parentId) throw new Error(`the seed's channel "${channelSeed.name}" refers to unknown parent "${channelSeed.parent}"`);
+        const channel = accounts.createChannel(this.ctx, {
+          clanId: clan.id,
+          name: channelSeed.name,
+          type: channelTypeOf(channelSeed.type),
+          ...(channelSeed.id ? { id: channelSeed.id } : {}),
+          ...(channelSeed.private ? { private: true } : {}),
+          ...(parentId ? { parentId } : {}),
+          memberIds: (channelSeed.members ?? []).map(idOf),
+        });
+        byName.set(channel.channel_label, channel.channel_id);
+      }
+      for (const roleSeed of clanSeed.roles ?? []) {
+        roles.createRole(this.ctx, { clanId: clan.id, title: roleSeed.title, ...(roleSeed.color ? { color: roleSeed.color } : {}), userIds: (roleSeed.members ?? []).map(idOf) });
+      }
+    }
+    for (const [username, amount] of Object.entries(world.balances ?? {})) this.fund(idOf(username), amount);
+  }
+
+  /** Every account with its API key, bots first (what `clanstream emulator` prints). */
+  credentials(): EmulatorAccount[] {
+    return [...this.ctx.world.users.values()]
+      .filter((u) => ![...this.ctx.world.webhooks.values()].some((w) => w.bot_user_id === u.id))
+      .sort((a, b) => Number(b.is_bot) - Number(a.is_bot))
+      .map(toAccount);
+  }
+
+  private announceTransfer(tx: TransactionRecord, extra: Record<string, unknown>): void {
+    const receiverId = tx.receiver_id ?? '';
+    const senderId = tx.sender_id ?? (typeof extra.UserSenderId === 'string' ? extra.UserSenderId : undefined);
+    const sender = senderId ? this.ctx.world.users.get(senderId) : undefined;
+    const payload = {
+      ...(senderId ? { sender_id: senderId } : {}),
+      sender_name: typeof extra.UserSenderUsername === 'string' && extra.UserSenderUsername ? extra.UserSenderUsername : (sender?.username ?? ''),
+      receiver_id: receiverId,
+      amount: unitsToTokens(BigInt(tx.amount)),
+      note: tx.text_data,
+      extra_attribute: typeof extra.ExtraAttribute === 'string' ? extra.ExtraAttribute : '',
+      transaction_id: tx.tx_hash,
+    };
+    this.ctx.hub.emit(Events.TokenSend, payload, { users: [...new Set([senderId, receiverId].filter((id): id is string => Boolean(id)))] });
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Reads a seed world from a JSON file. */
+export async function loadSeed(path: string): Promise<WorldSeed> {
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text) as WorldSeed;
+  } catch (error) {
+    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Starts an emulator (on 127.0.0.1 and a free port unless told otherwise). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return new Emulator(options).listen();
+}
+

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Events } from '../../events/names.js';
+import type { EventPayloadMap } from '../../events/payloads.js';
+import type { ChannelRecord } from '../world/records.js';
+import type { World } from '../world/world.js';
+import { GatewaySession } from './session.js';
+
+/** Who may receive an event. `also` users receive it whatever their subscriptions. */
+export type Audience =
+  | { channel: ChannelRecord; also?: readonly string[] }
+  | { clanId: string; also?: readonly string[] }
+  | { users: readonly string[] };
+
+/** Called for every event emitted, before delivery (the emulator's event log, tests). */
+export type EventTap = (type: Events, payload: unknown) => void;
+
+/**
+ * Routes events to gateway sessions. A session receives a clan's events when
+ * it joined the clan (or the channel) and its user may see the channel;
+ * direct-message events and events addressed to a user always reach that user.
+ */
+export class Hub {
+  readonly sessions = new Map<string, GatewaySession>();
+  private paused = false;
+  private readonly taps = new Set<EventTap>();
+
+  constructor(
+    private readonly world: World,
+    private readonly bufferSize: number,
+  ) {}
+
+  createSession(userId: string): GatewaySession {
+    const session = new GatewaySession(randomUUID(), userId, this.bufferSize);
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  tap(listener: EventTap): () => void {
+    this.taps.add(listener);
+    return () => this.taps.delete(listener);
+  }
+
+  emit<K extends Events>(type: K, payload: EventPayloadMap[K], audience: Audience): void {
+    for (const tap of this.taps) tap(type, payload);
+    let json: string | undefined;
+    for (const session of this.sessions.values()) {
+      if (!this.reaches(session, audience)) continue;
+      json ??= JSON.stringify(payload);
+      const frame = session.push(type, json);
+      if (session.sink && !this.paused) {
+        session.sink.send(frame);
+        session.sentSeq = session.seq;
+      }
+    }
+  }
+
+  private reaches(session: GatewaySession, audience: Audience): boolean {
+    if ('users' in audience) return audience.users.includes(session.userId);
+    if (audience.also?.includes(session.userId)) return true;
+    if ('clanId' in audience) return session.clans.has(audience.clanId) && this.world.isMember(audience.clanId, session.userId);
+    const { channel } = audience;
+    if (!this.world.canAccess(channel, session.userId)) return false;
+    return this.world.isDirect(channel) || session.clans.has(channel.clan_id) || session.channels.has(channel.channel_id);
+  }
+
+  /** While paused nothing is written to sockets; events still gather in session buffers. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Writes everything gathered while paused, in order. */
+  resume(): void {
+    this.paused = false;
+    for (const session of this.sessions.values()) this.flush(session);
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Writes the frames a session's socket has not seen yet. */
+  flush(session: GatewaySession): void {
+    if (!session.sink || this.paused || session.sentSeq >= session.seq) return;
+    const pending = session.framesAfter(session.sentSeq);
+    if ('reason' in pending) {
+      // The socket fell further behind than the buffer reaches: make the client resume, and learn it must resync.
+      session.sink.close(4000, 'events were dropped while paused');
+      return;
+    }
+    for (const frame of pending.frames) session.sink.send(frame);
+    session.sentSeq = session.seq;
+  }
+
+  /** Forgets sessions whose socket has been gone longer than the resume window. */
+  sweep(resumeWindowMs: number, now = Date.now()): void {
+    for (const [id, session] of this.sessions) {
+      if (!session.sink && session.detachedAt !== undefined && now - session.detachedAt > resumeWindowMs) this.sessions.delete(id);
+    }
+  }
+
+  sessionsOf(userId: string): GatewaySession[] {
+    return [...this.sessions.values()].filter((s) => s.userId === userId);
+  }
+}

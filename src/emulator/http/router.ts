@@ -1,0 +1,99 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PlatformContext } from '../platform/context.js';
+import type { Prover } from '../ledger/prover.js';
+import type { TokenClaims, TokenService } from '../tokens.js';
+import type { UserRecord } from '../world/records.js';
+
+/** Everything routes may use. */
+export interface HttpServices {
+  readonly platform: PlatformContext;
+  readonly tokens: TokenService;
+  readonly prover: Prover;
+  /** Base URL clients are told to use. */
+  publicUrl(): string;
+  /** Services switched off by a fault control. */
+  readonly down: Set<'prover' | 'ledger'>;
+  /** Logout: revoke the authentication session's tokens and close its sockets. */
+  revokeSession(sid: string): void;
+}
+
+export interface RequestContext {
+  readonly services: HttpServices;
+  readonly params: Record<string, string>;
+  readonly query: URLSearchParams;
+  readonly body: unknown;
+  readonly headers: IncomingHttpHeaders;
+  /** Set on routes with bearer authentication. */
+  readonly user: UserRecord;
+  readonly claims: TokenClaims;
+}
+
+/** A response other than 200 with a JSON body. */
+export class HttpResponse {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export type RouteHandler = (ctx: RequestContext) => unknown;
+
+export interface Route {
+  readonly method: string;
+  /** Path template such as `/v2/channels/{channelId}`; also the route's name in logs and errors. */
+  readonly template: string;
+  readonly auth: 'bearer' | 'none';
+  readonly handler: RouteHandler;
+  /** Malformed JSON reaches the handler as an undefined body instead of a 400 (JSON-RPC answers it itself). */
+  readonly lenientJson?: boolean;
+}
+
+interface CompiledRoute extends Route {
+  readonly regex: RegExp;
+  readonly keys: string[];
+}
+
+/** Matches method and path against route templates. */
+export class Router {
+  private readonly routes: CompiledRoute[] = [];
+
+  add(...routes: Route[]): this {
+    for (const route of routes) {
+      const keys: string[] = [];
+      const source = route.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, key: string) => {
+        keys.push(key);
+        return '([^/]+)';
+      });
+      this.routes.push({ ...route, regex: new RegExp(`^${source}/?$`), keys });
+    }
+    return this;
+  }
+
+  /** The matching route and its decoded params; `methods` lists what the path allows when only the method is wrong. */
+  match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | { methods: string[] } {
+    const methods: string[] = [];
+    for (const route of this.routes) {
+      const m = route.regex.exec(path);
+      if (!m) continue;
+      if (route.method !== method) {
+        methods.push(route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      route.keys.forEach((key, i) => {
+        params[key] = decodeURIComponent(m[i + 1] ?? '');
+      });
+      return { route, params };
+    }
+    return { methods };
+  }
+}
+
+export const route = (
+  method: string,
+  template: string,
+  handler: RouteHandler,
+  auth: 'bearer' | 'none' = 'bearer',
+  lenientJson = false,
+): Route => ({ method, template, handler, auth, lenientJson });

@@ -1,0 +1,171 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { ApiErrorBody, ApiErrorCode } from '../../model/api.js';
+import { EmulatorError } from '../errors.js';
+import type { WireLog } from '../wire-log.js';
+import { maskPath, maskSecrets } from '../wire-log.js';
+import type { HttpFaults } from './faults.js';
+import { HttpResponse, type HttpServices, type RequestContext, type Router } from './router.js';
+
+const STATUS_CODES: Record<number, ApiErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal',
+  502: 'unavailable',
+  503: 'unavailable',
+  504: 'unavailable',
+};
+
+export interface HttpServerDeps {
+  router: Router;
+  services: HttpServices;
+  wire: WireLog;
+  faults: HttpFaults;
+  maxBodyBytes: number;
+  log: (line: string) => void;
+  /** Extra pages (the web console) served before routing; return true when handled. */
+  serveStatic?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+function errorBody(status: number, message: string, fields?: Record<string, string>, code?: ApiErrorCode): ApiErrorBody {
+  return { code: code ?? STATUS_CODES[status] ?? 'internal', message, ...(fields ? { fields } : {}) };
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      reject(new BodyTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The emulator's HTTP side: auth, REST, webhooks, ledger and prover, with pause and injected failures. */
+export class HttpServer {
+  readonly server: Server;
+  private paused = false;
+  private readonly held: Array<() => void> = [];
+
+  constructor(private readonly deps: HttpServerDeps) {
+    this.server = createServer((req, res) => {
+      if (this.paused) this.held.push(() => void this.handle(req, res));
+      else void this.handle(req, res);
+    });
+    // Keep-alive sockets must not hold the process open after close().
+    this.server.keepAliveTimeout = 1000;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const run of this.held.splice(0)) run();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    let status = 500;
+    let userId: string | undefined;
+    let body: unknown;
+    try {
+      if (this.deps.serveStatic?.(req, res)) return;
+      const fault = this.deps.faults.take(path);
+      if (fault) {
+        status = fault.status;
+        const headers: Record<string, string> = fault.retryAfterSeconds !== undefined ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
+        send(res, status, errorBody(status, `injected failure (${status})`), headers);
+        return;
+      }
+      const match = this.deps.router.match(method, path);
+      if ('methods' in match) {
+        status = match.methods.length > 0 ? 405 : 404;
+        send(res, status, errorBody(status, match.methods.length > 0 ? `use ${match.methods.join(' or ')}` : `no route ${method} ${path}`, undefined, match.methods.length > 0 ? 'bad_request' : 'not_found'), match.methods.length > 0 ? { allow: match.methods.join(', ') } : {});
+        return;
+      }
+      const { route, params } = match;
+      const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, this.deps.maxBodyBytes);
+      if (raw.length > 0) {
+        const type = req.headers['content-type'] ?? '';
+        if (!route.lenientJson && !type.toLowerCase().startsWith('application/json')) {
+          throw new EmulatorError(415, 'unsupported_media_type', 'send the body as application/json');
+        }
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          if (!route.lenientJson) throw EmulatorError.badRequest('the body is not valid JSON');
+        }
+      }
+      let ctx: RequestContext = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers } as RequestContext;
+      if (route.auth === 'bearer') {
+        const header = req.headers.authorization;
+        const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+        const claims = this.deps.services.tokens.verify(token, 'access');
+        const user = this.deps.services.platform.world.user(claims.uid);
+        userId = user.id;
+        ctx = { ...ctx, claims, user };
+      }
+      const result = await route.handler(ctx);
+      if (result instanceof HttpResponse) {
+        status = result.status;
+        send(res, status, result.body, result.headers);
+      } else {
+        status = 200;
+        send(res, 200, result);
+      }
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        status = 413;
+        send(res, 413, errorBody(413, `the body is larger than ${this.deps.maxBodyBytes} bytes`), { connection: 'close' });
+      } else if (error instanceof EmulatorError) {
+        status = error.status;
+        send(res, status, errorBody(status, error.message, error.fields, error.code));
+      } else {
+        status = 500;
+        this.deps.log(`http: unexpected error on ${method} ${maskPath(path)}: ${error instanceof Error ? error.message : String(error)}`);
+        send(res, 500, errorBody(500, 'the emulator failed to handle the request'));
+      }
+    } finally {
+      this.deps.wire.record({
+        transport: 'http',
+        method,
+        path: maskPath(`${path}${url.search}`),
+        status,
+        ...(userId ? { userId } : {}),
+        ...(body !== undefined ? { body: maskSecrets(body) } : {}),
+      });
+    }
+  }
+}

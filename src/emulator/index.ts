@@ -1,0 +1,15 @@
+/**
+ * `clanstream/emulator`: a local, offline server of the platform for tests,
+ * examples, demos and benchmarks. Node only.
+ */
+export { Emulator, startEmulator, loadSeed } from './emulator.js';
+export type { EmulatorAccount, BotCredentials, EmulatorClan, EmulatorChannel, EmulatorWebhook, StoredMessage, EmitTap } from './emulator.js';
+export { EMULATOR_DEFAULTS, type EmulatorOptions } from './options.js';
+export { DEFAULT_WORLD, type WorldSeed, type ClanSeed, type ChannelSeed, type AccountSeed } from './seed.js';
+export { EmulatorError } from './errors.js';
+export { UserActor, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
+export type { HttpFault } from './http/faults.js';
+export type { WireEntry, WireLog } from './wire-log.js';
+export type { TransactionRecord } from './ledger/ledger.js';
+export type { PresenceRecord } from './world/records.js';
+export type { ChannelPatch } from './platform/accounts.js';

@@ -1,0 +1,65 @@
+import type { WorldSeed } from './seed.js';
+
+/** How an emulator is started. Every field is optional; see {@link EMULATOR_DEFAULTS}. */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 picks a free one. */
+  port?: number;
+  /** Interface to bind; loopback unless asked otherwise. */
+  host?: string;
+  /** A world to create at start: an object, or the path of a JSON file. */
+  seed?: WorldSeed | string;
+  /** Lifetime of session tokens. */
+  tokenTtlSeconds?: number;
+  /** Lifetime of refresh tokens. */
+  refreshTokenTtlSeconds?: number;
+  /** Interval announced in `hello`: clients ping this often. */
+  heartbeatIntervalMs?: number;
+  /** A socket that sends nothing for this long is closed with 4009. */
+  heartbeatTimeoutMs?: number;
+  /** A socket that neither starts nor resumes within this time is closed with 4001. */
+  handshakeTimeoutMs?: number;
+  /** How long a gateway session stays resumable after its socket drops. */
+  resumeWindowMs?: number;
+  /** Events kept per gateway session for resume. */
+  resumeBufferSize?: number;
+  /** Frames larger than this get a `payload_too_large` error reply. */
+  maxFrameBytes?: number;
+  /** Frames and HTTP bodies larger than this are cut off (close 1009 / 413). */
+  maxPayloadBytes?: number;
+  /** Messages kept per channel; older ones are forgotten. */
+  maxMessagesPerChannel?: number;
+  /** Entries kept in `emu.wire`; 0 turns the log off. */
+  wireLogSize?: number;
+  /** Idempotency keys remembered per user. */
+  idempotencyKeys?: number;
+  /** Gateway writes allowed per session per second (token bucket); null for no limit. */
+  gatewayRateLimit?: { perSecond: number; burst: number } | null;
+  /** Secret for signing JWTs and proofs; random when not given. */
+  secret?: string;
+  /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
+  publicUrl?: string;
+  /** Receives one line per notable server event (never secrets). */
+  log?: (line: string) => void;
+}
+
+/** Defaults of every emulator option. */
+export const EMULATOR_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  tokenTtlSeconds: 3600,
+  refreshTokenTtlSeconds: 7 * 24 * 3600,
+  heartbeatIntervalMs: 15_000,
+  heartbeatTimeoutMs: 45_000,
+  handshakeTimeoutMs: 10_000,
+  resumeWindowMs: 120_000,
+  resumeBufferSize: 10_000,
+  maxFrameBytes: 256 * 1024,
+  maxPayloadBytes: 1024 * 1024,
+  maxMessagesPerChannel: 10_000,
+  wireLogSize: 10_000,
+  idempotencyKeys: 10_000,
+  gatewayRateLimit: null,
+} as const satisfies Partial<EmulatorOptions>;
+
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret'>> &
+  Pick<EmulatorOptions, 'seed' | 'publicUrl' | 'log'> & { secret: string };

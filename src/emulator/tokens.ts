@@ -1,0 +1,99 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { EmulatorError } from './errors.js';
+
+export type TokenType = 'access' | 'refresh';
+
+/** Claims of the emulator's JWTs. */
+export interface TokenClaims {
+  /** User id. */
+  uid: string;
+  /** Username. */
+  usn: string;
+  /** Authentication session: logout revokes every token of it. */
+  sid: string;
+  typ: TokenType;
+  /** Serial number of the token, used by `expireTokens`. */
+  n: number;
+  iat: number;
+  exp: number;
+  vars: Record<string, string>;
+}
+
+const b64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url');
+const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+
+/**
+ * Issues and checks HS256 JWTs. Knows which authentication sessions were
+ * logged out and which tokens `expireTokens` has aged.
+ */
+export class TokenService {
+  private serial = 0;
+  private readonly revokedSessions = new Set<string>();
+  private readonly expiredBelow: Record<TokenType, number> = { access: 0, refresh: 0 };
+
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds: () => { access: number; refresh: number },
+  ) {}
+
+  /** A fresh pair of tokens for a user, in a new or existing authentication session. */
+  issuePair(user: { id: string; username: string }, sid: string = randomUUID(), vars: Record<string, string> = {}) {
+    const ttl = this.ttlSeconds();
+    const now = Date.now() / 1000;
+    const token = this.sign({ uid: user.id, usn: user.username, sid, typ: 'access', n: ++this.serial, iat: now, exp: now + ttl.access, vars });
+    const refresh = this.sign({ uid: user.id, usn: user.username, sid, typ: 'refresh', n: ++this.serial, iat: now, exp: now + ttl.refresh, vars });
+    return { token, refresh_token: refresh, sid, created_at: Math.floor(now) };
+  }
+
+  private sign(claims: TokenClaims): string {
+    const body = `${HEADER}.${b64url(JSON.stringify(claims))}`;
+    return `${body}.${createHmac('sha256', this.secret).update(body).digest('base64url')}`;
+  }
+
+  /**
+   * Verifies a token of the given type. Throws a 401 `unauthenticated` for a
+   * missing, malformed, forged or revoked token and a 401 `token_expired` for an expired one.
+   */
+  verify(token: string | undefined, typ: TokenType): TokenClaims {
+    if (!token) throw EmulatorError.unauthenticated('a token is required');
+    const parts = token.split('.');
+    if (parts.length !== 3) throw EmulatorError.unauthenticated('the token is not a JWT');
+    const [header, payload, signature] = parts as [string, string, string];
+    const expected = createHmac('sha256', this.secret).update(`${header}.${payload}`).digest();
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw EmulatorError.unauthenticated('the token signature is not valid');
+    }
+    let claims: TokenClaims;
+    try {
+      claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+    } catch {
+      throw EmulatorError.unauthenticated('the token payload is not JSON');
+    }
+    if (claims.typ !== typ) throw EmulatorError.unauthenticated(`a ${typ} token is required`);
+    if (this.revokedSessions.has(claims.sid)) throw EmulatorError.unauthenticated('the session was logged out');
+    if (this.isExpired(claims)) {
+      throw new EmulatorError(401, 'token_expired', `the ${typ === 'access' ? 'session' : 'refresh'} token has expired`);
+    }
+    return claims;
+  }
+
+  isExpired(claims: TokenClaims): boolean {
+    return claims.exp * 1000 <= Date.now() || claims.n <= this.expiredBelow[claims.typ];
+  }
+
+  isRevoked(sid: string): boolean {
+    return this.revokedSessions.has(sid);
+  }
+
+  /** Logout: every token of the authentication session stops working. */
+  revoke(sid: string): void {
+    this.revokedSessions.add(sid);
+  }
+
+  /** Ages every token issued so far: session tokens, and refresh tokens too when asked. */
+  expireAll(includeRefresh: boolean): void {
+    this.expiredBelow.access = this.serial;
+    if (includeRefresh) this.expiredBelow.refresh = this.serial;
+  }
+}

@@ -1,0 +1,74 @@
+/** One request or frame the emulator received. */
+export interface WireEntry {
+  /** Milliseconds since the epoch. */
+  at: number;
+  transport: 'http' | 'ws';
+  /** Authenticated user, when known. */
+  userId?: string;
+  /** HTTP method. */
+  method?: string;
+  /** HTTP path, with secret path segments and the query's token replaced by `***`. */
+  path?: string;
+  /** HTTP response status. */
+  status?: number;
+  /** Gateway op. */
+  op?: string;
+  cid?: string;
+  /** Parsed body or frame payload, with secret fields replaced by `***`. */
+  body?: unknown;
+}
+
+const SECRET_KEYS = new Set(['token', 'refresh_token', 'jwt', 'password', 'privateKey', 'private_key', 'signature', 'zk_proof', 'proof']);
+
+/** Copies a parsed body with secret fields masked (one level of nesting is enough for our payloads). */
+export function maskSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 4 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = SECRET_KEYS.has(key) ? '***' : maskSecrets(v, depth + 1);
+  return out;
+}
+
+/** Masks secret path segments: webhook tokens, and a `token` query parameter. */
+export function maskPath(path: string): string {
+  const [pathname = '', query] = path.split('?', 2);
+  const masked = pathname
+    .replace(/^\/webhooks\/([^/]+)\/[^/]+/, '/webhooks/$1/***')
+    .replace(/^\/clanwebhooks\/[^/]+/, '/clanwebhooks/***');
+  if (query === undefined) return masked;
+  const params = new URLSearchParams(query);
+  if (params.has('token')) params.set('token', '***');
+  return `${masked}?${params.toString()}`;
+}
+
+/** A bounded log of what the emulator received, for tests to assert on. */
+export class WireLog {
+  private items: WireEntry[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  record(entry: Omit<WireEntry, 'at'>): void {
+    if (this.capacity <= 0) return;
+    this.items.push({ at: Date.now(), ...entry });
+    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+  }
+
+  /** Everything logged, oldest first. */
+  entries(): readonly WireEntry[] {
+    return this.items;
+  }
+
+  /** Gateway frames of one op, oldest first. */
+  frames(op: string): WireEntry[] {
+    return this.items.filter((e) => e.transport === 'ws' && e.op === op);
+  }
+
+  /** HTTP requests whose masked path starts with a prefix. */
+  requests(pathPrefix = '/'): WireEntry[] {
+    return this.items.filter((e) => e.transport === 'http' && e.path?.startsWith(pathPrefix));
+  }
+
+  clear(): void {
+    this.items = [];
+  }
+}

@@ -1,0 +1,32 @@
+import type { ApiErrorCode } from '../model/api.js';
+import { ClanstreamError } from './clanstream-error.js';
+
+/** An HTTP request failed: the server answered with an error, or it could not be reached. */
+export class ApiError extends ClanstreamError {
+  readonly kind = 'api' as const;
+  /** HTTP status, or 0 when no response arrived. */
+  readonly status: number;
+  readonly code: ApiErrorCode | 'network_error';
+  /** Method and path template, e.g. `GET /v2/channels/{id}` (never a URL with secrets). */
+  readonly route: string;
+  readonly fields?: Readonly<Record<string, string>>;
+
+  constructor(init: {
+    status: number;
+    code: ApiErrorCode | 'network_error';
+    message: string;
+    route: string;
+    fields?: Record<string, string>;
+    cause?: unknown;
+  }) {
+    super(`${init.route} failed (${init.status || 'no response'} ${init.code}): ${init.message}`, { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.route = init.route;
+    if (init.fields) this.fields = init.fields;
+  }
+
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+}

@@ -1,0 +1,17 @@
+import type { GatewayErrorCode } from '../gateway/protocol.js';
+import { ClanstreamError } from './clanstream-error.js';
+
+/** The server answered a gateway request with an error reply. */
+export class GatewayError extends ClanstreamError {
+  readonly kind = 'gateway' as const;
+  readonly code: GatewayErrorCode;
+  readonly op: string;
+  readonly fields?: Readonly<Record<string, string>>;
+
+  constructor(init: { code: GatewayErrorCode; message: string; op: string; fields?: Record<string, string> }) {
+    super(`${init.op} refused (${init.code}): ${init.message}`);
+    this.code = init.code;
+    this.op = init.op;
+    if (init.fields) this.fields = init.fields;
+  }
+}

@@ -1,0 +1,38 @@
+export { ClanstreamError, type ErrorKind } from './clanstream-error.js';
+export { ValidationError, type ValidationIssue } from './validation-error.js';
+export { ApiError } from './api-error.js';
+export { ProtocolError } from './protocol-error.js';
+export { GatewayError } from './gateway-error.js';
+export { ConnectionError } from './connection-error.js';
+export { AuthenticationError } from './authentication-error.js';
+export { RateLimitError } from './rate-limit-error.js';
+export { TimeoutError } from './timeout-error.js';
+export { QueueFullError } from './queue-full-error.js';
+export { ListenerError } from './listener-error.js';
+export { ClosedError } from './closed-error.js';
+
+import type { ValidationError } from './validation-error.js';
+import type { ApiError } from './api-error.js';
+import type { ProtocolError } from './protocol-error.js';
+import type { GatewayError } from './gateway-error.js';
+import type { ConnectionError } from './connection-error.js';
+import type { AuthenticationError } from './authentication-error.js';
+import type { RateLimitError } from './rate-limit-error.js';
+import type { TimeoutError } from './timeout-error.js';
+import type { QueueFullError } from './queue-full-error.js';
+import type { ListenerError } from './listener-error.js';
+import type { ClosedError } from './closed-error.js';
+
+/** Every error clanstream raises, discriminated by `kind`. */
+export type AnyClanstreamError =
+  | ValidationError
+  | ApiError
+  | ProtocolError
+  | GatewayError
+  | ConnectionError
+  | AuthenticationError
+  | RateLimitError
+  | TimeoutError
+  | QueueFullError
+  | ListenerError
+  | ClosedError;

@@ -1,0 +1,12 @@
+import { ClanstreamError } from './clanstream-error.js';
+
+/** The outbox is full; the action was not queued. */
+export class QueueFullError extends ClanstreamError {
+  readonly kind = 'queue_full' as const;
+  readonly capacity: number;
+
+  constructor(capacity: number) {
+    super(`The outbox is full (${capacity} actions waiting); the action was not queued`);
+    this.capacity = capacity;
+  }
+}

@@ -1,0 +1,49 @@
+import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
+
+/** Collects validation issues at dotted paths. */
+export class Issues {
+  readonly list: ValidationIssue[] = [];
+
+  add(path: string, message: string, code: ValidationIssue['code'] = 'invalid'): void {
+    this.list.push({ path, message, code });
+  }
+
+  get ok(): boolean {
+    return this.list.length === 0;
+  }
+
+  /** Throws a {@link ValidationError} naming every issue, if there are any. */
+  throwIfAny(subject: string): void {
+    if (this.list.length > 0) throw new ValidationError(this.list, subject);
+  }
+}
+
+/** A non-null, non-array object whose keys can be read safely. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value);
+}
+
+export function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** Checks an optional field's type; returns false (and records why) when present with the wrong type. */
+export function optionalOfType(
+  issues: Issues,
+  record: Record<string, unknown>,
+  key: string,
+  path: string,
+  type: 'string' | 'number' | 'boolean',
+): boolean {
+  const value = record[key];
+  if (value === undefined) return true;
+  if (typeof value !== type) {
+    issues.add(`${path}.${key}`, `must be a ${type}`);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,136 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import { EVERYONE_USER_ID } from '../model/enums.js';
+import { Issues, isInteger, isNonEmptyString, isRecord } from '../validation/issues.js';
+import { checkRangeArray } from '../validation/ranges.js';
+
+/** Size limit of a webhook request body, in bytes of JSON. */
+export const WEBHOOK_LIMITS = {
+  maxBodyBytes: 64 * 1024,
+  maxTextChars: 4000,
+} as const;
+
+const required = { requireStart: true, requireEnd: true } as const;
+
+function checkMarkdown(issues: Issues, path: string, mk: unknown, length: number): void {
+  checkRangeArray(issues, path, mk, length, required, (el, p) => {
+    if (!isNonEmptyString(el.type)) issues.add(`${p}.type`, 'must be a non-empty string (lk, pre, …)');
+  });
+}
+
+function checkText(issues: Issues, path: string, text: unknown): number {
+  if (typeof text !== 'string') {
+    issues.add(path, 'is required and must be a string');
+    return 0;
+  }
+  if (text.length > WEBHOOK_LIMITS.maxTextChars) {
+    issues.add(path, `is ${text.length} characters; the limit is ${WEBHOOK_LIMITS.maxTextChars}`, 'too_large');
+  }
+  return text.length;
+}
+
+/**
+ * Checks a channel webhook message (the `message` object of SPEC §4.2). Paths
+ * are relative to the request body (`message.mentions[0].s`).
+ */
+export function validateChannelWebhookMessage(message: unknown, prefix = 'message'): ValidationIssue[] {
+  const issues = new Issues();
+  if (!isRecord(message)) {
+    issues.add(prefix, 'is required and must be an object');
+    return issues.list;
+  }
+  const length = checkText(issues, `${prefix}.t`, message.t);
+  checkMarkdown(issues, `${prefix}.mk`, message.mk, length);
+  checkRangeArray(issues, `${prefix}.mentions`, message.mentions, length, required, (el, p) => {
+    const hasName = el.username !== undefined;
+    const hasId = el.user_id !== undefined;
+    if (hasName === hasId) issues.add(p, 'must give exactly one of username and user_id');
+    if (hasName && !isNonEmptyString(el.username)) issues.add(`${p}.username`, 'must be a non-empty string');
+    if (hasId && !isNonEmptyString(el.user_id)) {
+      issues.add(`${p}.user_id`, `must be a non-empty string (use ${EVERYONE_USER_ID} for everyone)`);
+    }
+  });
+  if (message.images !== undefined) {
+    if (!Array.isArray(message.images)) issues.add(`${prefix}.images`, 'must be an array');
+    else
+      message.images.forEach((image, i) => {
+        const p = `${prefix}.images[${i}]`;
+        if (!isRecord(image)) return issues.add(p, 'must be an object');
+        for (const key of ['fn', 'url', 'ft'] as const) {
+          if (!isNonEmptyString(image[key])) issues.add(`${p}.${key}`, 'is required and must be a non-empty string');
+        }
+        for (const key of ['sz', 'w', 'h'] as const) {
+          const value = image[key];
+          if (!isInteger(value) || value < 0) issues.add(`${p}.${key}`, 'is required and must be a non-negative integer');
+        }
+      });
+  }
+  checkRangeArray(issues, `${prefix}.hg`, message.hg, length, required, (el, p) => {
+    if (!isNonEmptyString(el.channelId)) issues.add(`${p}.channelId`, 'is required and must be a non-empty string');
+  });
+  return issues.list;
+}
+
+/** Checks a whole channel webhook request body: `{type: "hook", message}`. */
+export function validateChannelWebhookBody(body: unknown): ValidationIssue[] {
+  if (!isRecord(body)) return [{ path: '', message: 'the body must be a JSON object', code: 'invalid' }];
+  const issues: ValidationIssue[] = [];
+  if (body.type !== 'hook') issues.push({ path: 'type', message: 'must be "hook"', code: 'invalid' });
+  return issues.concat(validateChannelWebhookMessage(body.message));
+}
+
+/** Checks parsed clan webhook content (`{t, mk?}`). */
+export function validateClanWebhookContent(content: unknown, prefix = 'content'): ValidationIssue[] {
+  const issues = new Issues();
+  if (!isRecord(content)) {
+    issues.add(prefix, 'must be an object with t');
+    return issues.list;
+  }
+  const length = checkText(issues, `${prefix}.t`, content.t);
+  checkMarkdown(issues, `${prefix}.mk`, content.mk, length);
+  return issues.list;
+}
+
+function checkClanAttachments(issues: Issues, attachments: unknown): void {
+  if (attachments === undefined) return;
+  if (!Array.isArray(attachments)) {
+    issues.add('attachments', 'must be an array');
+    return;
+  }
+  attachments.forEach((a, i) => {
+    const p = `attachments[${i}]`;
+    if (!isRecord(a)) return issues.add(p, 'must be an object');
+    if (!isNonEmptyString(a.url)) issues.add(`${p}.url`, 'is required and must be a non-empty string');
+    if (!isNonEmptyString(a.filetype)) issues.add(`${p}.filetype`, 'is required and must be a non-empty string');
+  });
+}
+
+/**
+ * Checks a clan webhook request body as it travels: `content` must be a JSON
+ * string that parses to `{t, mk?}`. Returns the issues and the parsed content.
+ */
+export function validateClanWebhookBody(body: unknown): { issues: ValidationIssue[]; content?: Record<string, unknown> } {
+  if (!isRecord(body)) return { issues: [{ path: '', message: 'the body must be a JSON object', code: 'invalid' }] };
+  const issues = new Issues();
+  let parsed: unknown;
+  if (typeof body.content !== 'string') {
+    issues.add('content', 'is required and must be a JSON-encoded string');
+  } else {
+    try {
+      parsed = JSON.parse(body.content);
+    } catch {
+      issues.add('content', 'must be valid JSON of {t, mk?}');
+    }
+    if (parsed !== undefined) issues.list.push(...validateClanWebhookContent(parsed));
+  }
+  checkClanAttachments(issues, body.attachments);
+  return issues.ok && isRecord(parsed) ? { issues: [], content: parsed } : { issues: issues.list };
+}
+
+/** Checks what a caller gives `ClanWebhook.send` before it is encoded. */
+export function validateClanWebhookMessage(message: unknown): ValidationIssue[] {
+  if (!isRecord(message)) return [{ path: '', message: 'the message must be an object', code: 'invalid' }];
+  const issues = new Issues();
+  issues.list.push(...validateClanWebhookContent(message.content));
+  checkClanAttachments(issues, message.attachments);
+  return issues.list;
+}
