@@ -31,7 +31,7 @@ import { triggerQuickMenu } from './platform/interactions.js';
 import * as roles from './platform/roles.js';
 import * as social from './platform/social.js';
 import * as voice from './platform/voice.js';
-import { channelTypeOf, type WorldSeed } from './seed.js';
+import { channelTypeOf, checkSeed, type WorldSeed } from './seed.js';
 import { TokenService } from './tokens.js';
 import { WireLog } from './wire-log.js';
 import type { MessageRecord, UserRecord } from './world/records.js';
@@ -152,12 +152,18 @@ export class Emulator {
 
   /** Starts listening and creates the seed world. */
   async listen(): Promise<this> {
+    const seed = typeof this.options.seed === 'string' ? await loadSeed(this.options.seed) : this.options.seed;
     await new Promise<void>((resolve, reject) => {
       this.http.server.once('error', reject);
       this.http.server.listen(this.options.port, this.options.host, () => resolve());
     });
     this.address = this.http.server.address() as AddressInfo;
-    if (this.options.seed) this.seed(typeof this.options.seed === 'string' ? await loadSeed(this.options.seed) : this.options.seed);
+    try {
+      if (seed) this.seed(seed);
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
     return this;
   }
 
@@ -416,6 +422,11 @@ export class Emulator {
     this.ctx.ledger.fund(this.ctx.ledger.addressOf(userId), toUnits(amount));
   }
 
+  /** Credits tokens to any address, such as the base58 public key a transfer-by-key (type 1) sends from. */
+  fundAddress(address: string, amount: number | string): void {
+    this.ctx.ledger.fund(address, toUnits(amount));
+  }
+
   /** A user's balance in tokens. */
   balance(userId: string): number {
     return unitsToTokens(this.balanceUnits(userId));
@@ -424,12 +435,12 @@ export class Emulator {
   /** A user's balance in units (1 token = 1,000,000 units). */
   balanceUnits(userId: string): bigint {
     this.ctx.world.user(userId);
-    return this.ctx.ledger.account(addressOf(userId)).balance;
+    return this.ctx.ledger.peek(addressOf(userId)).balance;
   }
 
   /** The nonce of a user's last accepted transaction. */
   nonce(userId: string): number {
-    return this.ctx.ledger.account(addressOf(userId)).nonce;
+    return this.ctx.ledger.peek(addressOf(userId)).nonce;
   }
 
   // ---------------- faults ----------------
@@ -526,11 +537,12 @@ export class Emulator {
 
   private announceTransfer(tx: TransactionRecord, extra: Record<string, unknown>): void {
     const receiverId = tx.receiver_id ?? '';
-    const senderId = tx.sender_id ?? (typeof extra.UserSenderId === 'string' ? extra.UserSenderId : undefined);
+    const senderId = tx.sender_id;
     const sender = senderId ? this.ctx.world.users.get(senderId) : undefined;
     const payload = {
       ...(senderId ? { sender_id: senderId } : {}),
-      sender_name: typeof extra.UserSenderUsername === 'string' && extra.UserSenderUsername ? extra.UserSenderUsername : (sender?.username ?? ''),
+      // The ledger knows who owns the sending address; only an unknown sender falls back to what the client claimed.
+      sender_name: sender?.username ?? (typeof extra.UserSenderUsername === 'string' ? extra.UserSenderUsername : ''),
       receiver_id: receiverId,
       amount: unitsToTokens(BigInt(tx.amount)),
       note: tx.text_data,
@@ -548,11 +560,13 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 /** Reads a seed world from a JSON file. */
 export async function loadSeed(path: string): Promise<WorldSeed> {
   const text = await readFile(path, 'utf8');
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as WorldSeed;
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return checkSeed(parsed, `the seed file ${path}`);
 }
 
 /** Starts an emulator (on 127.0.0.1 and a free port unless told otherwise). */

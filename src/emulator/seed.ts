@@ -88,3 +88,32 @@ export function channelTypeOf(type: ChannelSeed['type']): ChannelType {
   if (resolved === undefined) throw new Error(`unknown channel type "${String(type)}" in the seed`);
   return resolved;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks the shape of a seed read from JSON, naming the first thing that is wrong. */
+export function checkSeed(value: unknown, source = 'the seed'): WorldSeed {
+  const fail = (message: string): never => {
+    throw new Error(`${source}: ${message}`);
+  };
+  if (!isObject(value)) fail('must be a JSON object with bots, users, clans and balances');
+  const seed = value as Record<string, unknown>;
+  for (const key of ['bots', 'users', 'clans'] as const) {
+    const list = seed[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) fail(`${key} must be an array`);
+    (list as unknown[]).forEach((item, i) => {
+      if (!isObject(item)) fail(`${key}[${i}] must be an object`);
+      const field = key === 'clans' ? 'name' : 'username';
+      if (typeof (item as Record<string, unknown>)[field] !== 'string') fail(`${key}[${i}].${field} must be a string`);
+      if (key === 'clans') {
+        const clan = item as Record<string, unknown>;
+        for (const listKey of ['members', 'channels', 'roles']) {
+          if (clan[listKey] !== undefined && !Array.isArray(clan[listKey])) fail(`clans[${i}].${listKey} must be an array`);
+        }
+      }
+    });
+  }
+  if (seed.balances !== undefined && !isObject(seed.balances)) fail('balances must be an object of username → amount');
+  return seed as WorldSeed;
+}

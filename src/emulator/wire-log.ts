@@ -32,9 +32,14 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
 /** Masks secret path segments: webhook tokens, and a `token` query parameter. */
 export function maskPath(path: string): string {
   const [pathname = '', query] = path.split('?', 2);
-  const masked = pathname
-    .replace(/^\/webhooks\/([^/]+)\/[^/]+/, '/webhooks/$1/***')
-    .replace(/^\/clanwebhooks\/[^/]+/, '/clanwebhooks/***');
+  // Webhook tokens travel in the path; mask every segment after the prefix except numeric ids,
+  // so a token is hidden even when a caller put it in the wrong position.
+  const masked = /^\/(?:clan)?webhooks\//.test(pathname)
+    ? pathname
+        .split('/')
+        .map((segment, i) => (i < 2 || /^\d+$/.test(segment) ? segment : '***'))
+        .join('/')
+    : pathname;
   if (query === undefined) return masked;
   const params = new URLSearchParams(query);
   if (params.has('token')) params.set('token', '***');

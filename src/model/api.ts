@@ -15,6 +15,7 @@ export type ApiErrorCode =
   | 'token_expired'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'

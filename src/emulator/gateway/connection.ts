@@ -5,7 +5,8 @@ import type { FrameSink, GatewaySession } from './session.js';
 /** The emulator's side of one gateway socket. */
 export class Connection implements FrameSink {
   session: GatewaySession | undefined;
-  readonly openedAt = Date.now();
+  /** When the socket opened (moved forward by a pause, which must not count against the handshake). */
+  openedAt = Date.now();
   lastHeardAt = Date.now();
   closed = false;
   /** Frames received while the emulator is paused, handled in order on resume. */

@@ -78,7 +78,10 @@ function sendMessage(c: HandlerContext, payload: unknown, ephemeral: boolean) {
   const referenceId = ephemeral ? reader.optionalString('reference_message_id') : undefined;
   reader.done('message');
   let references = reader.record.references;
-  if (referenceId) references = [referenceTo(c, target.channelId, referenceId), ...((references as ApiMessageRef[] | undefined) ?? [])];
+  // A `references` that is not an array is left alone, for validation to refuse with a 400.
+  if (referenceId && (references === undefined || Array.isArray(references))) {
+    references = [referenceTo(c, target.channelId, referenceId), ...((references as ApiMessageRef[] | undefined) ?? [])];
+  }
   const record = postMessage(c.platform, {
     senderId: c.conn.userId,
     ...target,

@@ -208,7 +208,11 @@ export class GatewayServer {
       if (cacheKey) this.idempotency.set(conn.userId, cacheKey, reply);
       this.reply(conn, cid, REPLY_OP[op], reply);
     } catch (error) {
-      if (!(error instanceof EmulatorError)) throw error;
+      if (!(error instanceof EmulatorError)) {
+        // A handler bug still answers the request it failed, under its cid.
+        this.deps.log(`gateway: unexpected error in ${op}: ${error instanceof Error ? error.message : String(error)}`);
+        return this.replyError(conn, cid, 'internal', 'the server failed to handle the request');
+      }
       this.replyError(conn, cid, STATUS_TO_CODE[error.status] ?? 'internal', error.message, error.fields ? { fields: error.fields } : {});
     }
   }
@@ -274,8 +278,9 @@ export class GatewayServer {
     this.paused = false;
     const now = Date.now();
     for (const conn of this.connections) {
-      // Time spent paused must not count against a client's heartbeat.
+      // Time spent paused must not count against a client's heartbeat or handshake.
       conn.lastHeardAt = now;
+      if (!conn.session) conn.openedAt = now;
       const held = conn.held.splice(0);
       for (const { data, isBinary } of held) if (!conn.closed) this.onFrame(conn, data, isBinary);
     }

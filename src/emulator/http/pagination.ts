@@ -2,8 +2,8 @@ import { EmulatorError } from '../errors.js';
 
 export const PAGE_LIMITS = { default: 100, max: 500 } as const;
 
-/** Reads `limit` (1..max) and `cursor` (an offset this emulator handed out) from a query. */
-export function readPage(query: URLSearchParams, defaults: { default: number; max: number } = PAGE_LIMITS): { limit: number; offset: number } {
+/** Reads `limit` (1..max) from a query. */
+export function readLimit(query: URLSearchParams, defaults: { default: number; max: number } = PAGE_LIMITS): number {
   const limitText = query.get('limit');
   let limit = defaults.default;
   if (limitText !== null && limitText !== '') {
@@ -12,6 +12,12 @@ export function readPage(query: URLSearchParams, defaults: { default: number; ma
       throw EmulatorError.badRequest(`limit must be an integer from 1 to ${defaults.max}`, { limit: `must be 1..${defaults.max}` });
     }
   }
+  return limit;
+}
+
+/** Reads `limit` (1..max) and `cursor` (an offset this emulator handed out) from a query. */
+export function readPage(query: URLSearchParams, defaults: { default: number; max: number } = PAGE_LIMITS): { limit: number; offset: number } {
+  const limit = readLimit(query, defaults);
   const cursor = query.get('cursor');
   let offset = 0;
   if (cursor) {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { EmulatorError } from '../errors.js';
 import type { PlatformContext } from '../platform/context.js';
 import type { Prover } from '../ledger/prover.js';
 import type { TokenClaims, TokenService } from '../tokens.js';
@@ -82,7 +83,12 @@ export class Router {
       }
       const params: Record<string, string> = {};
       route.keys.forEach((key, i) => {
-        params[key] = decodeURIComponent(m[i + 1] ?? '');
+        try {
+          params[key] = decodeURIComponent(m[i + 1] ?? '');
+        } catch {
+          // A malformed escape such as `%E0` is the caller's mistake, not a server failure.
+          throw EmulatorError.badRequest(`the path segment for ${key} is not valid percent-encoding`, { [key]: 'malformed percent-encoding' });
+        }
       });
       return { route, params };
     }

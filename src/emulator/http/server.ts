@@ -11,6 +11,7 @@ const STATUS_CODES: Record<number, ApiErrorCode> = {
   401: 'unauthenticated',
   403: 'forbidden',
   404: 'not_found',
+  405: 'method_not_allowed',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -112,10 +113,25 @@ export class HttpServer {
       const match = this.deps.router.match(method, path);
       if ('methods' in match) {
         status = match.methods.length > 0 ? 405 : 404;
-        send(res, status, errorBody(status, match.methods.length > 0 ? `use ${match.methods.join(' or ')}` : `no route ${method} ${path}`, undefined, match.methods.length > 0 ? 'bad_request' : 'not_found'), match.methods.length > 0 ? { allow: match.methods.join(', ') } : {});
+        const allowed = match.methods.join(', ');
+        send(
+          res,
+          status,
+          errorBody(status, allowed ? `${method} is not allowed here; use ${allowed}` : `no route ${method} ${path}`),
+          allowed ? { allow: allowed } : {},
+        );
         return;
       }
       const { route, params } = match;
+      let auth: Pick<RequestContext, 'claims' | 'user'> | undefined;
+      if (route.auth === 'bearer') {
+        const header = req.headers.authorization;
+        const token = /^bearer /i.test(header ?? '') ? header!.slice(7).trim() : undefined;
+        const claims = this.deps.services.tokens.verify(token, 'access');
+        const user = this.deps.services.platform.world.user(claims.uid);
+        userId = user.id;
+        auth = { claims, user };
+      }
       const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, this.deps.maxBodyBytes);
       if (raw.length > 0) {
         const type = req.headers['content-type'] ?? '';
@@ -128,15 +144,8 @@ export class HttpServer {
           if (!route.lenientJson) throw EmulatorError.badRequest('the body is not valid JSON');
         }
       }
-      let ctx: RequestContext = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers } as RequestContext;
-      if (route.auth === 'bearer') {
-        const header = req.headers.authorization;
-        const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-        const claims = this.deps.services.tokens.verify(token, 'access');
-        const user = this.deps.services.platform.world.user(claims.uid);
-        userId = user.id;
-        ctx = { ...ctx, claims, user };
-      }
+      // Routes without bearer authentication never read `user` or `claims`.
+      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, ...auth } as RequestContext;
       const result = await route.handler(ctx);
       if (result instanceof HttpResponse) {
         status = result.status;

@@ -17,6 +17,8 @@ export interface TransactionRecord extends ApiTransactionDetail {
   created_at: number;
 }
 
+const EMPTY_ACCOUNT: Readonly<Account> = Object.freeze({ balance: 0n, nonce: 0 });
+
 type AddTxResult = MmnMethods['tx.addtx'][1];
 
 /** Told of every accepted transfer (the emulator turns it into `token_sent_event`). */
@@ -50,6 +52,8 @@ export class Ledger {
   readonly userOfAddress = new Map<string, string>();
   readonly addressOfUser = new Map<string, string>();
   readonly transactions = new Map<string, TransactionRecord>();
+  /** Signature each accepted transaction was submitted with: a repeat must carry the same one. */
+  private readonly signatures = new Map<string, string>();
   private readonly listeners = new Set<TransferListener>();
 
   constructor(private readonly prover: Prover) {}
@@ -62,6 +66,11 @@ export class Ledger {
     this.userOfAddress.set(address, userId);
     this.addressOfUser.set(userId, address);
     this.account(address);
+  }
+
+  /** An account for reading: unknown addresses read as empty without being created. */
+  peek(address: string): Readonly<Account> {
+    return this.accounts.get(address) ?? EMPTY_ACCOUNT;
   }
 
   account(address: string): Account {
@@ -83,10 +92,12 @@ export class Ledger {
   /** Checks and applies a signed transaction. Refusals are `{ok: false, error}`; a repeat returns the first result. */
   addTx(tx: TxMsg, signature: string): AddTxResult {
     const hash = txHash(tx);
-    if (this.transactions.has(hash)) return { ok: true, tx_hash: hash, error: '' };
+    // Only a resubmission of the very same signed transaction is a repeat; anything else is checked in full.
+    if (this.transactions.has(hash) && this.signatures.get(hash) === signature) return { ok: true, tx_hash: hash, error: '' };
     const refusal = this.check(tx, signature);
     if (refusal) return { ok: false, tx_hash: '', error: refusal };
     this.apply(tx, hash, parseExtra(tx.extra_info));
+    this.signatures.set(hash, signature);
     return { ok: true, tx_hash: hash, error: '' };
   }
 

@@ -65,7 +65,7 @@ export function notify(ctx: PlatformContext, userId: string, input: Partial<Omit
     persistent: input.persistent ?? true,
     clan_id: input.clan_id ?? '',
     channel_id: input.channel_id ?? '',
-    channel_type: input.channel_type ?? 0,
+    channel_type: input.channel_type ?? (input.channel_id ? (ctx.world.channels.get(input.channel_id)?.type ?? 0) : 0),
     topic_id: input.topic_id ?? '',
     category: input.category ?? 0,
   };

@@ -19,7 +19,7 @@ function sessionBody(services: HttpServices, user: UserRecord, pair: { token: st
 
 /** The API key of an `Authorization: Basic base64(apiKey:)` header. */
 function basicApiKey(header: string | undefined): string | undefined {
-  if (!header?.startsWith('Basic ')) return undefined;
+  if (!header || !/^basic /i.test(header)) return undefined;
   const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon >= 0 ? decoded.slice(0, colon) : decoded;

@@ -5,9 +5,16 @@ import { isVoiceType } from '../../platform/accounts.js';
 import { addQuickMenu, deleteQuickMenus } from '../../platform/interactions.js';
 import { publicMessage } from '../../platform/messages.js';
 import type { MessageRecord } from '../../world/records.js';
+import type { World } from '../../world/world.js';
 import { apiChannel, apiQuickMenu } from '../../world/views.js';
-import { readPage } from '../pagination.js';
+import { readLimit } from '../pagination.js';
 import { route, type Route } from '../router.js';
+
+/** Only the owner of the channel's clan may act for another bot. */
+function mustOwnClan(world: World, channelId: string, userId: string, action: string): void {
+  const channel = world.accessibleChannel(channelId, userId);
+  if (world.clans.get(channel.clan_id)?.creator_id !== userId) throw EmulatorError.forbidden(`only the clan owner may ${action}`);
+}
 
 const HISTORY_LIMITS = { default: 50, max: 500 } as const;
 
@@ -21,8 +28,9 @@ export const channelRoutes: Route[] = [
   route('GET', '/v2/channels/{channelId}/messages', ({ services, user, params, query }): ApiChannelMessageList => {
     const { world } = services.platform;
     world.accessibleChannel(params.channelId!, user.id);
-    const { limit } = readPage(query, HISTORY_LIMITS);
-    const before = query.get('before');
+    const limit = readLimit(query, HISTORY_LIMITS);
+    // `cursor` (what a previous page returned) is the same as `before`.
+    const before = query.get('before') ?? query.get('cursor');
     const after = query.get('after');
     if (before && after) throw EmulatorError.badRequest('give before or after, not both', { before: 'conflicts with after' });
     let visible = (world.messages.get(params.channelId!)?.order ?? []).filter((m) => visibleTo(m, user.id));
@@ -61,12 +69,13 @@ export const channelRoutes: Route[] = [
     if (channelId !== undefined && channelId !== params.channelId) {
       throw EmulatorError.badRequest('channel_id does not match the path', { channel_id: 'does not match the path' });
     }
+    if (botId !== undefined && botId !== user.id) mustOwnClan(services.platform.world, params.channelId!, user.id, 'grant another bot quick-menu access');
     return apiQuickMenu(addQuickMenu(services.platform, user.id, params.channelId!, { ...reader.record, ...(botId ? { bot_id: botId } : {}) }));
   }),
-  route('DELETE', '/v2/channels/{channelId}/quickmenu/{botId}', ({ services, user, params }) => ({
-    ok: true,
-    removed: deleteQuickMenus(services.platform, user.id, params.channelId!, params.botId!),
-  })),
+  route('DELETE', '/v2/channels/{channelId}/quickmenu/{botId}', ({ services, user, params }) => {
+    if (params.botId !== user.id) mustOwnClan(services.platform.world, params.channelId!, user.id, "remove another bot's quick-menu access");
+    return { ok: true, removed: deleteQuickMenus(services.platform, user.id, params.channelId!, params.botId!) };
+  }),
   route('POST', '/v2/channels/{channelId}/media', ({ services, user, params, body }): ApiPlayMediaResult => {
     const { world } = services.platform;
     const channel = world.accessibleChannel(params.channelId!, user.id);

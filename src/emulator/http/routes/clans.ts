@@ -52,14 +52,18 @@ export const clanRoutes: Route[] = [
     const channelType = typeText === null || typeText === '' ? ChannelType.CHANNEL_TYPE_GMEET_VOICE : Number(typeText);
     if (!Number.isInteger(channelType)) throw EmulatorError.badRequest('channel_type must be an integer', { channel_type: 'invalid' });
     const page = readPage(query, { default: 500, max: 500 });
+    if (channelId) {
+      const channel = world.channels.get(channelId);
+      if (!channel || channel.clan_id !== params.clanId) throw EmulatorError.notFound(`channel ${channelId} in clan ${params.clanId!}`);
+      world.accessibleChannel(channelId, user.id);
+    }
     const rooms = channelType === ChannelType.CHANNEL_TYPE_STREAMING ? world.streaming : world.voice;
     const presences = [];
     for (const channel of world.channelsOfClan(params.clanId!)) {
-      if (channelId && channel.channel_id !== channelId) continue;
+      if (channel.type !== channelType || (channelId && channel.channel_id !== channelId)) continue;
       if (!world.canAccess(channel, user.id)) continue;
       for (const presence of rooms.get(channel.channel_id)?.values() ?? []) presences.push(presence);
     }
-    if (channelId && !world.channels.has(channelId)) throw EmulatorError.notFound(`channel ${channelId}`);
     const result = paginate(presences, page);
     return { voice_channel_users: result.items.map((p) => ({ ...p })), ...(result.cursor ? { cursor: result.cursor } : {}) };
   }),
@@ -85,7 +89,8 @@ export const clanRoutes: Route[] = [
   route('PUT', '/v2/roles/{roleId}', ({ services, user, params, body }): ApiOk => {
     const { world } = services.platform;
     const role = world.role(params.roleId!);
-    world.memberClan(role.clan_id, user.id);
+    const clan = world.memberClan(role.clan_id, user.id);
+    if (clan.creator_id !== user.id && !user.is_bot) throw EmulatorError.forbidden('only the clan owner and bots may change roles');
     updateRole(services.platform, role.id, checkRoleBody(body), user.id);
     return { ok: true };
   }),

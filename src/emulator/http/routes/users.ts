@@ -70,11 +70,20 @@ export const userRoutes: Route[] = [
     };
   }),
   route('POST', '/v2/friends', ({ services, user, body }): ApiOk => {
-    for (const target of friendTargets(services.platform.world, body)) addFriend(services.platform, user.id, target.id);
+    const { world } = services.platform;
+    const targets = friendTargets(world, body);
+    // Refuse the whole request before changing anything, so a bad target does not leave the others half-done.
+    if (targets.some((t) => t.id === user.id)) throw EmulatorError.badRequest('cannot befriend yourself', { ids: 'names the caller' });
+    if (targets.some((t) => world.friendship(t.id, user.id)?.state === 'blocked')) throw EmulatorError.forbidden('this user does not accept requests');
+    for (const target of targets) addFriend(services.platform, user.id, target.id);
     return { ok: true };
   }),
   route('POST', '/v2/friends/accept', ({ services, user, body }): ApiOk => {
-    for (const target of friendTargets(services.platform.world, body)) acceptFriend(services.platform, user.id, target.id);
+    const { world } = services.platform;
+    const targets = friendTargets(world, body);
+    const unasked = targets.find((t) => !['invite_received', 'accepted'].includes(world.friendship(user.id, t.id)?.state ?? ''));
+    if (unasked) throw EmulatorError.badRequest(`there is no friend request from user ${unasked.id} to accept`, { ids: 'no pending request' });
+    for (const target of targets) acceptFriend(services.platform, user.id, target.id);
     return { ok: true };
   }),
   route('GET', '/v2/transactions/{txHash}', ({ services, user, params }): ApiTransactionDetail => {

@@ -20,17 +20,18 @@ class RpcFailure extends Error {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function invalidParams(message: string, data?: unknown): never {
+/** A -32602 whose `data` maps each bad field to what is wrong with it. */
+function invalidParams(message: string, data: Record<string, string>): never {
   throw new RpcFailure(JSON_RPC_ERRORS.invalidParams, `Invalid params: ${message}`, data);
 }
 
 function readAddress(params: Record<string, unknown>): string {
-  if (!isBase58Key(params.address)) invalidParams('address must be a base58 32-byte address');
+  if (!isBase58Key(params.address)) invalidParams('address must be a base58 32-byte address', { address: 'must be a base58 32-byte address' });
   return params.address;
 }
 
 function readTxMsg(value: unknown): TxMsg {
-  if (!isRecord(value)) invalidParams('tx_msg must be an object');
+  if (!isRecord(value)) invalidParams('tx_msg must be an object', { tx_msg: 'must be an object' });
   const problems: Record<string, string> = {};
   const str = (key: keyof TxMsg) => {
     if (typeof value[key] !== 'string') problems[key] = 'must be a string';
@@ -54,22 +55,22 @@ function readTxMsg(value: unknown): TxMsg {
 
 function call(services: HttpServices, method: string, params: unknown): unknown {
   const { ledger } = services.platform;
-  if (!isRecord(params)) invalidParams('params must be an object');
+  if (!isRecord(params)) invalidParams('params must be an object', { params: 'must be an object' });
   switch (method) {
     case 'account.getcurrentnonce': {
       const address = readAddress(params);
       const tag = params.tag ?? 'pending';
-      if (tag !== 'latest' && tag !== 'pending') invalidParams('tag must be "latest" or "pending"');
-      return { address, nonce: ledger.account(address).nonce, tag: tag as NonceTag };
+      if (tag !== 'latest' && tag !== 'pending') invalidParams('tag must be "latest" or "pending"', { tag: 'must be "latest" or "pending"' });
+      return { address, nonce: ledger.peek(address).nonce, tag: tag as NonceTag };
     }
     case 'account.getaccount': {
       const address = readAddress(params);
-      const account = ledger.account(address);
+      const account = ledger.peek(address);
       return { address, balance: account.balance.toString(), nonce: account.nonce };
     }
     case 'tx.addtx': {
       const tx = readTxMsg(params.tx_msg);
-      if (typeof params.signature !== 'string' || params.signature === '') invalidParams('signature must be a non-empty string');
+      if (typeof params.signature !== 'string' || params.signature === '') invalidParams('signature must be a non-empty string', { signature: 'must be a non-empty string' });
       return ledger.addTx(tx, params.signature);
     }
     default:
@@ -77,17 +78,22 @@ function call(services: HttpServices, method: string, params: unknown): unknown 
   }
 }
 
+const isRpcId = (v: unknown): v is RpcId => typeof v === 'string' || typeof v === 'number' || v === null;
+
 function handleOne(services: HttpServices, request: unknown): JsonRpcResponse | undefined {
-  const id: RpcId = isRecord(request) && (typeof request.id === 'string' || typeof request.id === 'number') ? request.id : null;
+  const id: RpcId = isRecord(request) && isRpcId(request.id) ? request.id : null;
+  // A well-formed request without an id is a notification: it gets no answer, not even an error.
+  let notification = false;
   try {
-    if (!isRecord(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+    if (!isRecord(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string' || ('id' in request && !isRpcId(request.id))) {
       throw new RpcFailure(JSON_RPC_ERRORS.invalidRequest, 'Invalid Request');
     }
+    notification = !('id' in request);
     const result = call(services, request.method, request.params ?? {});
-    // A request without an id is a notification: it gets no answer.
-    return 'id' in request ? { jsonrpc: '2.0', id, result } : undefined;
+    return notification ? undefined : { jsonrpc: '2.0', id, result };
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
+    if (notification) return undefined;
     return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
   }
 }

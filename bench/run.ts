@@ -1,0 +1,45 @@
+/**
+ * `npm run bench`: runs every benchmark in bench/ (files named *.bench.ts
+ * exporting `run()`), each measuring against a baseline in the same run, and
+ * writes the report to BENCHMARKS.md.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface BenchResult {
+  /** Heading of the report section. */
+  title: string;
+  /** Markdown: workload, baseline, ratio, absolute figures, target. */
+  body: string;
+}
+
+const dir = new URL('.', import.meta.url).pathname;
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+const sections: BenchResult[] = [];
+for (const file of files) {
+  console.log(`running ${file} …`);
+  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run: () => Promise<BenchResult[]> };
+  for (const result of await mod.run()) {
+    console.log(`\n## ${result.title}\n${result.body}`);
+    sections.push(result);
+  }
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const report = [
+  '# Benchmarks',
+  '',
+  `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} cores (${cpu}).`,
+  'Every figure is a ratio against a baseline measured in the same run, on the same machine, over loopback.',
+  '',
+  ...(sections.length === 0 ? ['No benchmarks are defined yet.'] : sections.flatMap((s) => [`## ${s.title}`, '', s.body.trim(), ''])),
+].join('\n');
+if (only.length === 0) writeFileSync(join(dir, '..', 'BENCHMARKS.md'), `${report}\n`);
+else console.log('\n(partial run: BENCHMARKS.md left unchanged)');

@@ -1,0 +1,75 @@
+/**
+ * Turns the emulator's events into readable transcript lines:
+ * who said what, in which channel, buttons clicked, tokens sent.
+ */
+import { Events, TypeMessage, type EventPayloadMap } from '../../src/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+
+type Lookup = (id: string) => string;
+type TypedEvent = { [K in Events]: { type: K; data: EventPayloadMap[K] } }[Events];
+
+function describeEvent(event: TypedEvent, name: Lookup, channel: Lookup, dmPeer: (channelId: string, senderId: string) => string): string | undefined {
+  switch (event.type) {
+    case Events.ChannelMessage: {
+      const m = event.data;
+      const where = m.clan_id === '0' ? `DM → ${dmPeer(m.channel_id, m.sender_id)}` : `#${m.channel_label}`;
+      const text = m.content.t ?? '';
+      const extra = [
+        m.content.embed?.length ? `[embed: ${m.content.embed.map((e) => [e.title, e.description].filter(Boolean).join(' — ')).join(', ')}]` : '',
+        m.content.components?.length
+          ? `[buttons: ${m.content.components.flatMap((r) => r.components.map((c) => ('label' in c.component ? c.component.label : c.id))).join(' | ')}]`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      if (m.code === TypeMessage.ChatUpdate) return `[${where}] ${m.username} edited: ${text} ${extra}`.trimEnd();
+      if (m.code === TypeMessage.ChatRemove) return `[${where}] ${m.username} deleted a message`;
+      return `[${where}] ${m.username}: ${text} ${extra}`.trimEnd();
+    }
+    case Events.MessageReaction:
+      return `[#${channel(event.data.channel_id)}] ${event.data.sender_name} ${event.data.action ? 'removed' : 'reacted'} ${event.data.emoji}`;
+    case Events.MessageButtonClicked:
+      return `[#${channel(event.data.channel_id)}] ${name(event.data.user_id)} clicked "${event.data.button_id}"`;
+    case Events.DropdownBoxSelected:
+      return `[#${channel(event.data.channel_id)}] ${name(event.data.user_id)} selected ${event.data.values.join(', ')}`;
+    case Events.TokenSend:
+      return `[tokens] ${event.data.sender_name ?? '?'} sent ${event.data.amount} to ${name(event.data.receiver_id)}${event.data.note ? ` ("${event.data.note}")` : ''}`;
+    case Events.VoiceJoinedEvent:
+      return `[voice] ${name(event.data.user_id)} joined #${event.data.voice_channel_label}`;
+    case Events.VoiceLeavedEvent:
+      return `[voice] ${name(event.data.voice_user_id)} left #${channel(event.data.voice_channel_id)}`;
+    case Events.AddClanUser:
+      return `[clan] ${event.data.user.username} joined the clan`;
+    default:
+      return undefined;
+  }
+}
+
+/** Prints a line for every event the emulator emits; returns a function that stops it. */
+export function printTranscript(emu: Emulator, out: (line: string) => void): () => void {
+  const name: Lookup = (id) => {
+    try {
+      return emu.user(id).username;
+    } catch {
+      return id;
+    }
+  };
+  const channel: Lookup = (id) => {
+    try {
+      return emu.channel(id).channel_label ?? id;
+    } catch {
+      return id;
+    }
+  };
+  const dmPeer = (channelId: string, senderId: string) => {
+    try {
+      return emu.channel(channelId).member_ids.filter((id) => id !== senderId).map(name).join(', ');
+    } catch {
+      return channelId;
+    }
+  };
+  return emu.onEvent((type, data) => {
+    const line = describeEvent({ type, data } as TypedEvent, name, channel, dmPeer);
+    if (line) out(line);
+  });
+}

@@ -1,0 +1,84 @@
+import { DEFAULT_WORLD, startEmulator, type Emulator } from '../emulator/index.js';
+import { parse, UsageError } from './args.js';
+
+export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json]
+
+Starts a local emulator of the platform with a seeded world and prints its
+URL and the credentials of the seeded bot and users. Ctrl+C stops it.
+
+  --port N          port to listen on (default 7350; 0 picks a free one)
+  --host H          interface to bind (default 127.0.0.1)
+  --seed FILE       a world to create instead of the built-in demo world
+  --token-ttl S     lifetime of session tokens in seconds (default 3600)`;
+
+/** Default CLI port (the library's tests use port 0). */
+export const DEFAULT_CLI_PORT = 7350;
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_CLI_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${text}"`);
+  return port;
+}
+
+/** The banner printed at start: where to connect and who can log in. */
+export function describe(emu: Emulator): string {
+  const lines = [
+    `clanstream emulator listening on ${emu.url}`,
+    `  gateway  ${emu.url.replace(/^http/, 'ws')}/ws`,
+    `  ledger   ${emu.url}/mmn`,
+    `  prover   ${emu.url}/zk`,
+    '',
+    'Accounts (log in with botId = id and token = API key):',
+  ];
+  for (const account of emu.credentials()) {
+    lines.push(`  ${account.is_bot ? 'bot ' : 'user'}  ${account.username.padEnd(10)} id ${account.id}  token ${account.token}`);
+  }
+  const clans = emu.clans();
+  if (clans.length > 0) {
+    lines.push('', 'Clans:');
+    for (const clan of clans) {
+      const channels = emu.channels(clan.id).map((c) => `#${c.channel_label}`);
+      lines.push(`  ${clan.name} (id ${clan.id}): ${channels.join(' ')}`);
+    }
+  }
+  lines.push('', 'Press Ctrl+C to stop.');
+  return lines.join('\n');
+}
+
+/** `clanstream emulator …`: runs until SIGINT or SIGTERM, then closes cleanly. */
+export async function runEmulator(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parse(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    seed: { type: 'string' },
+    'token-ttl': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    out(EMULATOR_USAGE);
+    return 0;
+  }
+  const ttl = values['token-ttl'] === undefined ? undefined : Number(values['token-ttl']);
+  if (ttl !== undefined && !(ttl > 0)) throw new UsageError('--token-ttl must be a positive number of seconds');
+  const emu = await startEmulator({
+    port: portOf(values.port),
+    host: values.host ?? '127.0.0.1',
+    seed: values.seed ?? DEFAULT_WORLD,
+    ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
+    log: (line) => out(`[emulator] ${line}`),
+  });
+  out(describe(emu));
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      out(`\n${signal} received; stopping the emulator.`);
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await emu.close();
+  return 0;
+}

@@ -1,0 +1,41 @@
+import { runEmulator, EMULATOR_USAGE } from './emulator-command.js';
+import { UsageError } from './args.js';
+
+const USAGE = `Usage: clanstream <command> [options]
+
+Commands:
+  emulator      start a local emulator of the platform
+
+Run "clanstream <command> --help" for a command's options.
+
+${EMULATOR_USAGE}`;
+
+type Command = (argv: string[], out: (line: string) => void) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  emulator: runEmulator,
+};
+
+/** Runs the command line; resolves with the exit code. */
+export async function main(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    out(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    err(`clanstream: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(rest, out);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`clanstream ${name}: ${error.message}\nRun "clanstream ${name} --help" for usage.`);
+      return 2;
+    }
+    err(`clanstream ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
