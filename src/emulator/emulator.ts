@@ -455,6 +455,12 @@ export class Emulator {
     this.gateway.closeWhere(code, reason, (conn) => userId === undefined || conn.userId === userId);
   }
 
+  /** Changes the lifetime of tokens issued from now on. */
+  setTokenTtl(seconds: { access?: number; refresh?: number }): void {
+    if (seconds.access !== undefined) this.options.tokenTtlSeconds = seconds.access;
+    if (seconds.refresh !== undefined) this.options.refreshTokenTtlSeconds = seconds.refresh;
+  }
+
   /** Expires every session token issued so far (and refresh tokens when asked); sockets close with 4004. */
   expireTokens(options: { refresh?: boolean } = {}): void {
     this.tokens.expireAll(options.refresh ?? false);

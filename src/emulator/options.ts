@@ -32,7 +32,7 @@ export interface EmulatorOptions {
   wireLogSize?: number;
   /** Idempotency keys remembered per user. */
   idempotencyKeys?: number;
-  /** Gateway writes allowed per session per second (token bucket); null for no limit. */
+  /** Requests (every op but ping) allowed per socket per second, as a token bucket; null for no limit. */
   gatewayRateLimit?: { perSecond: number; burst: number } | null;
   /** Secret for signing JWTs and proofs; random when not given. */
   secret?: string;

@@ -20,6 +20,13 @@ export interface TokenClaims {
 }
 
 const b64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url');
+
+/** A token of a logged-out session (401 over HTTP, close 4005 on the gateway). */
+export class RevokedToken extends EmulatorError {
+  constructor() {
+    super(401, 'unauthenticated', 'the session was logged out');
+  }
+}
 const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 /**
@@ -30,6 +37,8 @@ export class TokenService {
   private serial = 0;
   private readonly revokedSessions = new Set<string>();
   private readonly expiredBelow: Record<TokenType, number> = { access: 0, refresh: 0 };
+  /** Exact expiry (ms) by token serial: `exp` counts from `iat` (whole seconds), so it is up to a second early. */
+  private readonly expiresAtMs = new Map<number, number>();
 
   constructor(
     private readonly secret: string,
@@ -39,10 +48,16 @@ export class TokenService {
   /** A fresh pair of tokens for a user, in a new or existing authentication session. */
   issuePair(user: { id: string; username: string }, sid: string = randomUUID(), vars: Record<string, string> = {}) {
     const ttl = this.ttlSeconds();
-    const now = Date.now() / 1000;
-    const token = this.sign({ uid: user.id, usn: user.username, sid, typ: 'access', n: ++this.serial, iat: now, exp: now + ttl.access, vars });
-    const refresh = this.sign({ uid: user.id, usn: user.username, sid, typ: 'refresh', n: ++this.serial, iat: now, exp: now + ttl.refresh, vars });
-    return { token, refresh_token: refresh, sid, created_at: Math.floor(now) };
+    const nowMs = Date.now();
+    const iat = Math.floor(nowMs / 1000);
+    const claims = (typ: TokenType, ttlSeconds: number): TokenClaims => {
+      const n = ++this.serial;
+      const expMs = nowMs + ttlSeconds * 1000;
+      this.expiresAtMs.set(n, expMs);
+      return { uid: user.id, usn: user.username, sid, typ, n, iat, exp: iat + ttlSeconds, vars };
+    };
+    this.prune(nowMs);
+    return { token: this.sign(claims('access', ttl.access)), refresh_token: this.sign(claims('refresh', ttl.refresh)), sid, created_at: iat };
   }
 
   private sign(claims: TokenClaims): string {
@@ -70,16 +85,27 @@ export class TokenService {
     } catch {
       throw EmulatorError.unauthenticated('the token payload is not JSON');
     }
-    if (claims.typ !== typ) throw EmulatorError.unauthenticated(`a ${typ} token is required`);
-    if (this.revokedSessions.has(claims.sid)) throw EmulatorError.unauthenticated('the session was logged out');
+    if (claims.typ !== typ) throw EmulatorError.unauthenticated(`${typ === 'access' ? 'an access' : 'a refresh'} token is required`);
+    if (this.revokedSessions.has(claims.sid)) throw new RevokedToken();
     if (this.isExpired(claims)) {
       throw new EmulatorError(401, 'token_expired', `the ${typ === 'access' ? 'session' : 'refresh'} token has expired`);
     }
     return claims;
   }
 
+  /** When a token stops working, in ms since the epoch. */
+  expiryMs(claims: TokenClaims): number {
+    return this.expiresAtMs.get(claims.n) ?? claims.exp * 1000;
+  }
+
   isExpired(claims: TokenClaims): boolean {
-    return claims.exp * 1000 <= Date.now() || claims.n <= this.expiredBelow[claims.typ];
+    return this.expiryMs(claims) <= Date.now() || claims.n <= this.expiredBelow[claims.typ];
+  }
+
+  /** Forgets exact expiries of long-expired tokens, so a long run does not grow the map. */
+  private prune(nowMs: number): void {
+    if (this.expiresAtMs.size < 10_000) return;
+    for (const [n, expMs] of this.expiresAtMs) if (expMs < nowMs) this.expiresAtMs.delete(n);
   }
 
   isRevoked(sid: string): boolean {

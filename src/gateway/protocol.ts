@@ -65,6 +65,16 @@ export interface ClanJoinRequest {
   clan_id: string;
 }
 
+/** `token_refresh`: keep a live connection on a newer session token of the same user. */
+export interface TokenRefreshRequest {
+  token: string;
+}
+
+export interface TokenRefreshedPayload {
+  /** When the new token expires (UNIX seconds); the socket is closed with 4004 then unless refreshed again. */
+  expires_at: number;
+}
+
 export interface ChannelJoinRequest {
   channel_id: string;
   clan_id?: string;
@@ -158,7 +168,9 @@ export interface GatewayRequestMap {
   ping: [Record<string, never>, 'pong', Record<string, never>];
   start: [StartRequest, 'ready', ReadyPayload];
   resume: [ResumeRequest, 'resumed', ResumedPayload];
+  token_refresh: [TokenRefreshRequest, 'token_refreshed', TokenRefreshedPayload];
   clan_join: [ClanJoinRequest, 'clan_joined', ClanJoinRequest];
+  clan_leave: [ClanJoinRequest, 'clan_left', ClanJoinRequest];
   channel_join: [ChannelJoinRequest, 'channel_joined', ChannelJoinRequest];
   channel_leave: [ChannelJoinRequest, 'channel_left', ChannelJoinRequest];
   channel_message_send: [ChannelMessageSendRequest, 'channel_message_ack', ChannelMessageAck];
@@ -180,7 +192,9 @@ export const REPLY_OP: { readonly [K in GatewayRequestOp]: GatewayReplyOp<K> } =
   ping: 'pong',
   start: 'ready',
   resume: 'resumed',
+  token_refresh: 'token_refreshed',
   clan_join: 'clan_joined',
+  clan_leave: 'clan_left',
   channel_join: 'channel_joined',
   channel_leave: 'channel_left',
   channel_message_send: 'channel_message_ack',
@@ -256,7 +270,6 @@ export const CLOSE_CODES = {
   4004: { name: 'token_expired', action: 'refresh', description: 'The session token expired; refresh it and resume.' },
   4005: { name: 'session_revoked', action: 'fatal', description: 'The session was logged out.' },
   4006: { name: 'protocol_unsupported', action: 'fatal', description: 'The requested protocol version is not supported.' },
-  4008: { name: 'rate_limited', action: 'resume', description: 'Too many frames; back off and resume.' },
   4009: { name: 'heartbeat_timeout', action: 'resume', description: 'The server heard nothing from the client for too long.' },
   4010: { name: 'session_replaced', action: 'fatal', description: 'Another connection resumed this session.' },
 } as const satisfies Record<number, CloseCodeInfo>;

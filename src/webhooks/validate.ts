@@ -1,12 +1,15 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { EVERYONE_USER_ID } from '../model/enums.js';
+import { MESSAGE_LIMITS } from '../validation/limits.js';
 import { Issues, isInteger, isNonEmptyString, isRecord } from '../validation/issues.js';
 import { checkRangeArray } from '../validation/ranges.js';
 
-/** Size limit of a webhook request body, in bytes of JSON. */
+/** Size limits of webhook requests. */
 export const WEBHOOK_LIMITS = {
+  /** A request body larger than this is refused (413). */
   maxBodyBytes: 64 * 1024,
-  maxTextChars: 4000,
+  /** The delivered message's content JSON, as for every message. */
+  maxContentJsonChars: MESSAGE_LIMITS.maxContentJsonChars,
 } as const;
 
 const required = { requireStart: true, requireEnd: true } as const;
@@ -18,14 +21,20 @@ function checkMarkdown(issues: Issues, path: string, mk: unknown, length: number
 }
 
 function checkText(issues: Issues, path: string, text: unknown): number {
-  if (typeof text !== 'string') {
-    issues.add(path, 'is required and must be a string');
+  if (typeof text !== 'string' || text === '') {
+    issues.add(path, 'is required and must be a non-empty string');
     return 0;
   }
-  if (text.length > WEBHOOK_LIMITS.maxTextChars) {
-    issues.add(path, `is ${text.length} characters; the limit is ${WEBHOOK_LIMITS.maxTextChars}`, 'too_large');
-  }
   return text.length;
+}
+
+/** The delivered content ({t, mk, hg}) must fit the message size limit; the text is what grows it. */
+function checkSize(issues: Issues, path: string, content: Record<string, unknown>): void {
+  if (!issues.ok) return;
+  const size = JSON.stringify(content).length;
+  if (size > WEBHOOK_LIMITS.maxContentJsonChars) {
+    issues.add(path, `makes a message of ${size} characters of JSON; the limit is ${WEBHOOK_LIMITS.maxContentJsonChars}`, 'too_large');
+  }
 }
 
 /**
@@ -67,6 +76,7 @@ export function validateChannelWebhookMessage(message: unknown, prefix = 'messag
   checkRangeArray(issues, `${prefix}.hg`, message.hg, length, required, (el, p) => {
     if (!isNonEmptyString(el.channelId)) issues.add(`${p}.channelId`, 'is required and must be a non-empty string');
   });
+  checkSize(issues, `${prefix}.t`, { t: message.t, mk: message.mk, hg: message.hg });
   return issues.list;
 }
 
@@ -87,6 +97,7 @@ export function validateClanWebhookContent(content: unknown, prefix = 'content')
   }
   const length = checkText(issues, `${prefix}.t`, content.t);
   checkMarkdown(issues, `${prefix}.mk`, content.mk, length);
+  checkSize(issues, `${prefix}.t`, { t: content.t, mk: content.mk });
   return issues.list;
 }
 

@@ -260,10 +260,10 @@ describe('emulator authentication', () => {
         const pong = await otherGateway.request('ping', {});
         expect(pong.cid).toBeDefined();
         expect(otherGateway.ws.readyState).toBe(otherGateway.ws.OPEN);
-        // A new socket with the revoked token is refused.
+        // A new socket with the revoked token is refused as logged out (4005, fatal for a client).
         const retry = await RawGateway.connect(session.ws_url, session.token);
         const refused = await retry.closed;
-        expect(refused.code).toBe(4003);
+        expect(refused.code).toBe(4005);
       } finally {
         await gateway.close();
         await otherGateway.close();

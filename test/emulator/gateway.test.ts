@@ -202,7 +202,7 @@ describe('gateway handshake', () => {
     expect(res.status).toBe(200);
     expect((await gw.closed).code).toBe(4005);
     const again = await connect(session);
-    expect((await again.closed).code).toBe(4003);
+    expect((await again.closed).code).toBe(4005);
     // Another login of the same user is unaffected.
     await barrier(other);
     expect(other.ws.readyState).toBe(WebSocket.OPEN);

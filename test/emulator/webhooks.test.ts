@@ -209,10 +209,20 @@ describe('channel webhook', () => {
     expect(emu.messages(channelId)).toEqual([]);
   });
 
-  it('refuses a text over 4000 characters with 413 naming message.t', async () => {
-    const res = await post<ErrorBody>(webhook.url, hook({ t: 'x'.repeat(4001) }));
+  it('refuses text that makes the message content exceed 4000 characters of JSON with 413 naming message.t', async () => {
+    // {"t":"…"} adds 8 characters around the text.
+    const fits = await post<WebhookResult>(webhook.url, hook({ t: 'x'.repeat(3992) }));
+    expect(fits.status).toBe(200);
+    const res = await post<ErrorBody>(webhook.url, hook({ t: 'x'.repeat(3993) }));
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
+    expect(Object.keys(res.body.fields ?? {})).toEqual(['message.t']);
+    expect(emu.messages(channelId)).toHaveLength(1);
+  });
+
+  it('refuses an empty text with 400 naming message.t', async () => {
+    const res = await post<ErrorBody>(webhook.url, hook({ t: '' }));
+    expect(res.status).toBe(400);
     expect(Object.keys(res.body.fields ?? {})).toEqual(['message.t']);
     expect(emu.messages(channelId)).toEqual([]);
   });
@@ -283,8 +293,8 @@ describe('channel webhook body size limit', () => {
     emu = undefined;
   });
 
-  it('answers 413 for a body over maxPayloadBytes and accepts one under it', async () => {
-    emu = await startEmulator({ maxPayloadBytes: 64 * 1024 });
+  it('answers 413 for a body over the 64 KiB webhook limit and accepts one under it', async () => {
+    emu = await startEmulator();
     const owner = emu.createBot({ username: 'owner' });
     const clan = emu.createClan({ name: 'Big', ownerId: owner.botId });
     const webhook = emu.createChannelWebhook(clan.welcome_channel_id);

@@ -71,6 +71,7 @@ export class UserActor {
           message_sender_display_name: original.display_name,
           content: JSON.stringify(original.content),
           has_attachment: original.attachments.length > 0,
+          channel_id: original.channel_id,
         },
         ...(references ?? []),
       ];

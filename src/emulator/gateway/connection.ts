@@ -18,7 +18,8 @@ export class Connection implements FrameSink {
 
   constructor(
     readonly ws: WebSocket,
-    readonly claims: TokenClaims,
+    /** Claims of the token the connection runs on (replaced by `token_refresh`). */
+    public claims: TokenClaims,
   ) {}
 
   get userId(): string {

@@ -23,6 +23,8 @@ export interface HandlerContext {
   start(): { session_id: string; user_id: string; seq: number; resume_window_ms: number };
   /** Resumes a session on this connection, writing the replayed frames first. */
   resume(sessionId: string, seq: number): unknown;
+  /** Moves the connection onto a newer session token of the same user. */
+  refreshToken(token: string): { expires_at: number };
 }
 
 type Handler = (c: HandlerContext, payload: unknown) => unknown;
@@ -141,6 +143,7 @@ export const HANDLERS: Record<GatewayRequestOp, Handler> = {
     const sessionId = reader.string('session_id');
     const seq = reader.integer('seq');
     reader.done('resume');
+    if (seq < 0) throw EmulatorError.badRequest('seq must not be negative', { seq: 'must be 0 or more' });
     return c.resume(sessionId, seq);
   },
   clan_join: (c, payload) => {
@@ -151,6 +154,20 @@ export const HANDLERS: Record<GatewayRequestOp, Handler> = {
     c.platform.world.memberClan(clanId, c.conn.userId);
     session.clans.add(clanId);
     return { clan_id: clanId };
+  },
+  clan_leave: (c, payload) => {
+    const session = started(c);
+    const reader = new InputReader(payload, 'clan_leave');
+    const clanId = reader.string('clan_id');
+    reader.done('clan_leave');
+    session.clans.delete(clanId);
+    return { clan_id: clanId };
+  },
+  token_refresh: (c, payload) => {
+    const reader = new InputReader(payload, 'token_refresh');
+    const token = reader.string('token');
+    reader.done('token_refresh');
+    return c.refreshToken(token);
   },
   channel_join: (c, payload) => {
     const session = started(c);

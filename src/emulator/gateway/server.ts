@@ -12,7 +12,7 @@ import {
 } from '../../gateway/protocol.js';
 import { EmulatorError } from '../errors.js';
 import type { PlatformContext } from '../platform/context.js';
-import type { TokenClaims, TokenService } from '../tokens.js';
+import { RevokedToken, type TokenClaims, type TokenService } from '../tokens.js';
 import type { WireLog } from '../wire-log.js';
 import { Connection } from './connection.js';
 import { HANDLERS, IDEMPOTENT_OPS, OtherReply, type HandlerContext } from './handlers.js';
@@ -27,10 +27,10 @@ const STATUS_TO_CODE: Record<number, GatewayErrorCode> = {
   429: 'rate_limited',
 };
 
-const PRE_SESSION_OPS = new Set<string>(['ping', 'start', 'resume']);
+const PRE_SESSION_OPS = new Set<string>(['ping', 'start', 'resume', 'token_refresh']);
 const MAX_CID_LENGTH = 64;
 
-/** Remembers replies by idempotency key, per user, least recently used first out. */
+/** Remembers replies by idempotency key, per user; the oldest keys are forgotten first. */
 class IdempotencyCache {
   private readonly perUser = new Map<string, Map<string, unknown>>();
 
@@ -99,8 +99,8 @@ export class GatewayServer {
     try {
       claims = this.deps.tokens.verify(token, 'access');
     } catch (error) {
-      const expired = error instanceof EmulatorError && error.code === 'token_expired';
-      ws.close(expired ? 4004 : 4003, error instanceof Error ? error.message : 'authentication failed');
+      const code = error instanceof EmulatorError && error.code === 'token_expired' ? 4004 : error instanceof RevokedToken ? 4005 : 4003;
+      ws.close(code, error instanceof Error ? error.message : 'authentication failed');
       return;
     }
     const conn = new Connection(ws, claims);
@@ -122,7 +122,8 @@ export class GatewayServer {
   }
 
   private scheduleExpiry(conn: Connection): void {
-    const delay = Math.min(conn.claims.exp * 1000 - Date.now(), 2 ** 31 - 1);
+    if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
+    const delay = Math.min(this.deps.tokens.expiryMs(conn.claims) - Date.now(), 2 ** 31 - 1);
     conn.expiryTimer = setTimeout(() => conn.close(4004, 'the session token expired'), Math.max(0, delay));
     conn.expiryTimer.unref();
   }
@@ -227,6 +228,13 @@ export class GatewayServer {
         session.sink = conn;
         conn.session = session;
         return { session_id: session.id, user_id: conn.userId, seq: 0, resume_window_ms: platform.options.resumeWindowMs };
+      },
+      refreshToken: (token) => {
+        const claims = this.deps.tokens.verify(token, 'access');
+        if (claims.uid !== conn.userId) throw EmulatorError.forbidden('the token belongs to another user');
+        conn.claims = claims;
+        this.scheduleExpiry(conn);
+        return { expires_at: claims.exp };
       },
       resume: (sessionId, seq) => {
         const session = platform.hub.sessions.get(sessionId);

@@ -48,6 +48,8 @@ export interface Route {
   readonly handler: RouteHandler;
   /** Malformed JSON reaches the handler as an undefined body instead of a 400 (JSON-RPC answers it itself). */
   readonly lenientJson?: boolean;
+  /** A smaller body limit than the server's, for this route. */
+  readonly maxBodyBytes?: number;
 }
 
 interface CompiledRoute extends Route {
@@ -102,4 +104,5 @@ export const route = (
   handler: RouteHandler,
   auth: 'bearer' | 'none' = 'bearer',
   lenientJson = false,
-): Route => ({ method, template, handler, auth, lenientJson });
+  maxBodyBytes?: number,
+): Route => ({ method, template, handler, auth, lenientJson, ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}) });

@@ -44,13 +44,17 @@ function errorBody(status: number, message: string, fields?: Record<string, stri
   return { code: code ?? STATUS_CODES[status] ?? 'internal', message, ...(fields ? { fields } : {}) };
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`body over ${limit} bytes`);
+  }
+}
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) {
-      reject(new BodyTooLarge());
+      reject(new BodyTooLarge(limit));
       return;
     }
     const chunks: Buffer[] = [];
@@ -58,7 +62,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new BodyTooLarge());
+        reject(new BodyTooLarge(limit));
         req.removeAllListeners('data');
         req.resume();
         return;
@@ -132,7 +136,7 @@ export class HttpServer {
         userId = user.id;
         auth = { claims, user };
       }
-      const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, this.deps.maxBodyBytes);
+      const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, this.deps.maxBodyBytes));
       if (raw.length > 0) {
         const type = req.headers['content-type'] ?? '';
         if (!route.lenientJson && !type.toLowerCase().startsWith('application/json')) {
@@ -157,7 +161,7 @@ export class HttpServer {
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         status = 413;
-        send(res, 413, errorBody(413, `the body is larger than ${this.deps.maxBodyBytes} bytes`), { connection: 'close' });
+        send(res, 413, errorBody(413, `the body is larger than ${error.limit} bytes`), { connection: 'close' });
       } else if (error instanceof EmulatorError) {
         status = error.status;
         send(res, status, errorBody(status, error.message, error.fields, error.code));

@@ -7,8 +7,10 @@ export interface ProofStatement {
   user_id: string;
   address: string;
   ephemeral_pk: string;
-  /** UNIX seconds; the proof expires with the session token it was made from. */
+  /** UNIX seconds, as the JWT's `exp`; the proof expires with the session token it was made from. */
   exp: number;
+  /** The exact expiry in ms, which the ledger holds to. */
+  exp_ms: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export class Prover {
     } catch {
       return { error: 'zk public input is not JSON' };
     }
-    if (statement.exp * 1000 <= now) return { error: 'zk proof has expired' };
+    if ((statement.exp_ms ?? statement.exp * 1000) <= now) return { error: 'zk proof has expired' };
     return statement;
   }
 

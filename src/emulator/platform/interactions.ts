@@ -5,12 +5,14 @@ import type { IMessageComponent } from '../../model/content.js';
 import { streamModeOf } from '../../model/enums.js';
 import { EmulatorError } from '../errors.js';
 import type { MessageRecord, QuickMenuRecord } from '../world/records.js';
+import { canSeeMessage } from './messages.js';
 import { nowSeconds, type PlatformContext } from './context.js';
 
-function findMessage(ctx: PlatformContext, userId: string, messageId: string): MessageRecord {
+/** A message the user may see, in any channel. */
+export function findVisibleMessage(ctx: PlatformContext, userId: string, messageId: string): MessageRecord {
   for (const [channelId, log] of ctx.world.messages) {
     const record = log.byId.get(messageId);
-    if (record) {
+    if (record && canSeeMessage(record, userId)) {
       ctx.world.accessibleChannel(channelId, userId);
       return record;
     }
@@ -29,7 +31,7 @@ function componentsOf(record: MessageRecord): IMessageComponent[] {
 /** A user clicks a button of a message: `message_button_clicked` to the message's sender. */
 export function clickButton(ctx: PlatformContext, userId: string, messageId: string, buttonId: string, extraData: string | Record<string, unknown> = ''): MessageButtonClicked {
   ctx.world.user(userId);
-  const record = findMessage(ctx, userId, messageId);
+  const record = findVisibleMessage(ctx, userId, messageId);
   const button = componentsOf(record).find((c) => c.id === buttonId);
   if (!button || button.type !== EMessageComponentType.BUTTON) throw EmulatorError.notFound(`button ${buttonId} on message ${messageId}`);
   if (button.component.disable) throw EmulatorError.badRequest(`button ${buttonId} is disabled`);
@@ -48,7 +50,7 @@ export function clickButton(ctx: PlatformContext, userId: string, messageId: str
 /** A user picks options of a select: `dropdown_box_selected` to the message's sender. */
 export function selectDropdown(ctx: PlatformContext, userId: string, messageId: string, selectboxId: string, values: string[]): DropdownBoxSelected {
   ctx.world.user(userId);
-  const record = findMessage(ctx, userId, messageId);
+  const record = findVisibleMessage(ctx, userId, messageId);
   const select = componentsOf(record).find((c) => c.id === selectboxId);
   if (!select || select.type !== EMessageComponentType.SELECT) throw EmulatorError.notFound(`select ${selectboxId} on message ${messageId}`);
   if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) throw EmulatorError.badRequest('values must be an array of strings', { values: 'invalid' });
@@ -123,14 +125,14 @@ export function triggerQuickMenu(ctx: PlatformContext, input: { userId: string; 
       username: user.username,
       display_name: user.display_name,
       clan_nick: ctx.world.member(channel.clan_id, user.id)?.clan_nick ?? '',
-      clan_avatar: '',
+      clan_avatar: ctx.world.member(channel.clan_id, user.id)?.clan_avatar ?? '',
       avatar: user.avatar,
       content: { t: input.text ?? `/${input.menuName}` },
       mentions: [],
       attachments: [],
       reactions: [],
       references: [],
-      is_public: channel.channel_private !== 1,
+      is_public: ctx.world.isPublic(channel),
       create_time_seconds: now,
       update_time_seconds: now,
       topic_id: '',

@@ -2,7 +2,7 @@ import { Events } from '../../events/names.js';
 import type { ChannelMessage, MessageReaction } from '../../events/payloads.js';
 import type { ChannelMessageAck, MessageReactionAck } from '../../gateway/protocol.js';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageRef, ChannelMessageContent } from '../../model/content.js';
-import { ChannelType, TypeMessage, streamModeOf } from '../../model/enums.js';
+import { TypeMessage, streamModeOf } from '../../model/enums.js';
 import { validateMessageParts } from '../../validation/message.js';
 import { MESSAGE_LIMITS } from '../../validation/limits.js';
 import { EmulatorError } from '../errors.js';
@@ -29,13 +29,23 @@ export interface PostMessageInput {
   ephemeralReceivers?: string[];
 }
 
-/** Codes a plain send may carry: edits, removals and ephemeral variants have their own operations. */
-const RESERVED_SEND_CODES = new Set<number>([
-  TypeMessage.ChatUpdate,
-  TypeMessage.ChatRemove,
-  TypeMessage.Ephemeral,
-  TypeMessage.UpdateEphemeralMsg,
-  TypeMessage.DeleteEphemeralMsg,
+/**
+ * Codes a plain send may carry. Edits, removals and ephemeral messages have
+ * their own operations; typing and indicators are not messages.
+ */
+const SENDABLE_CODES = new Set<number>([
+  TypeMessage.Chat,
+  TypeMessage.Welcome,
+  TypeMessage.CreateThread,
+  TypeMessage.CreatePin,
+  TypeMessage.MessageBuzz,
+  TypeMessage.Topic,
+  TypeMessage.AuditLog,
+  TypeMessage.SendToken,
+  TypeMessage.UpcomingEvent,
+  TypeMessage.Contact,
+  TypeMessage.Location,
+  TypeMessage.Poll,
 ]);
 
 function checkParts(input: { content: unknown; mentions?: unknown; attachments?: unknown; references?: unknown }): void {
@@ -49,6 +59,11 @@ function targetChannel(ctx: PlatformContext, input: { channelId: string; clanId?
     throw EmulatorError.badRequest(`channel ${channel.channel_id} is not in clan ${input.clanId}`, { clan_id: 'does not match the channel' });
   }
   return channel;
+}
+
+/** Whether a user may see a stored message: ephemeral ones reach only their receivers and sender. */
+export function canSeeMessage(record: MessageRecord, userId: string): boolean {
+  return !record.ephemeral_receivers || record.sender_id === userId || record.ephemeral_receivers.includes(userId);
 }
 
 function audienceOf(record: MessageRecord, channel: ChannelRecord) {
@@ -76,8 +91,8 @@ function senderFields(ctx: PlatformContext, sender: UserRecord, clanId: string) 
 export function postMessage(ctx: PlatformContext, input: PostMessageInput): MessageRecord {
   const sender = ctx.world.user(input.senderId);
   const channel = targetChannel(ctx, input);
-  if (input.code !== undefined && (!Number.isSafeInteger(input.code) || RESERVED_SEND_CODES.has(input.code))) {
-    throw EmulatorError.badRequest(`code ${String(input.code)} cannot be sent; use the update, remove or ephemeral operation`, { code: 'not allowed for a send' });
+  if (input.code !== undefined && !SENDABLE_CODES.has(input.code) && !(input.ephemeralReceivers && input.code === TypeMessage.Ephemeral)) {
+    throw EmulatorError.badRequest(`code ${String(input.code)} cannot be sent; edits, removals and ephemeral messages have their own operations`, { code: 'not a code a send may carry' });
   }
   checkParts(input);
   const receivers = input.ephemeralReceivers;
@@ -105,7 +120,7 @@ export function postMessage(ctx: PlatformContext, input: PostMessageInput): Mess
     attachments: structuredClone((input.attachments as ApiMessageAttachment[] | undefined) ?? []),
     reactions: [],
     references: structuredClone((input.references as ApiMessageRef[] | undefined) ?? []),
-    is_public: channel.channel_private !== 1 && channel.type !== ChannelType.CHANNEL_TYPE_DM,
+    is_public: ctx.world.isPublic(channel),
     create_time_seconds: now,
     update_time_seconds: now,
     topic_id: input.topic_id ?? '',
@@ -149,6 +164,10 @@ export function updateMessage(ctx: PlatformContext, input: UpdateMessageInput): 
   checkParts({ content: input.content, mentions: input.mentions, attachments: input.attachments ?? record.attachments });
   record.content = structuredClone(input.content) as ChannelMessageContent;
   if (input.mentions !== undefined) record.mentions = structuredClone(input.mentions as ApiMessageMention[]);
+  else {
+    const length = typeof record.content.t === 'string' ? record.content.t.length : 0;
+    record.mentions = record.mentions.filter((m) => (m.e ?? m.s ?? 0) <= length);
+  }
   if (input.attachments !== undefined) record.attachments = structuredClone(input.attachments as ApiMessageAttachment[]);
   if (input.topic_id !== undefined) record.topic_id = input.topic_id;
   record.update_time_seconds = nowSeconds();
@@ -185,6 +204,7 @@ export function react(ctx: PlatformContext, input: ReactInput): { record: Messag
   const user = ctx.world.user(input.userId);
   const channel = targetChannel(ctx, { ...input, senderId: input.userId });
   const record = ctx.world.message(channel.channel_id, input.messageId);
+  if (!canSeeMessage(record, user.id)) throw EmulatorError.notFound(`message ${input.messageId}`);
   if (typeof input.emoji_id !== 'string' || input.emoji_id === '') throw EmulatorError.badRequest('emoji_id is required', { emoji_id: 'is required' });
   if (typeof input.emoji !== 'string' || input.emoji === '') throw EmulatorError.badRequest('emoji is required', { emoji: 'is required' });
   let entry = record.reactions.find((r) => r.emoji_id === input.emoji_id);

@@ -17,11 +17,16 @@ export interface CreateRoleInput {
   id?: string;
 }
 
+function checkMembers(ctx: PlatformContext, clanId: string, userIds: readonly string[]): void {
+  const stranger = userIds.find((id) => !ctx.world.isMember(clanId, id));
+  if (stranger !== undefined) throw EmulatorError.badRequest(`user ${stranger} is not a member of the clan`, { add_user_ids: `unknown member ${stranger}` });
+}
+
 function setMembers(ctx: PlatformContext, role: RoleRecord, add: readonly string[], remove: readonly string[]) {
+  checkMembers(ctx, role.clan_id, add);
   const added: string[] = [];
   const removed: string[] = [];
   for (const id of add) {
-    if (!ctx.world.isMember(role.clan_id, id)) throw EmulatorError.badRequest(`user ${id} is not a member of the clan`, { add_user_ids: `unknown member ${id}` });
     if (!role.user_ids.has(id)) {
       role.user_ids.add(id);
       ctx.world.member(role.clan_id, id)?.role_ids.add(role.id);
@@ -89,11 +94,11 @@ export function checkRoleBody(body: unknown): ServiceUpdateRoleBody {
 /** Updates a role; announces `role_event` (status updated) and, when members changed, `role_assign_event`. */
 export function updateRole(ctx: PlatformContext, roleId: string, body: ServiceUpdateRoleBody, byUserId: string): RoleRecord {
   const role = ctx.world.role(roleId);
+  // Every check comes first: a refused update changes nothing.
   if (body.clan_id !== undefined && body.clan_id !== role.clan_id) throw EmulatorError.badRequest('the role is not in that clan', { clan_id: 'does not match the role' });
-  if (body.title !== undefined) {
-    if (body.title === '') throw EmulatorError.badRequest('a role title cannot be empty', { title: 'is empty' });
-    role.title = body.title;
-  }
+  if (body.title === '') throw EmulatorError.badRequest('a role title cannot be empty', { title: 'is empty' });
+  checkMembers(ctx, role.clan_id, body.add_user_ids ?? []);
+  if (body.title !== undefined) role.title = body.title;
   if (body.color !== undefined) role.color = body.color;
   if (body.role_icon !== undefined) role.role_icon = body.role_icon;
   if (body.description !== undefined) role.description = body.description;

@@ -2,6 +2,7 @@ import { Events } from '../../events/names.js';
 import type { CreateEventRequest, GiveCoffeeEvent, Notification, WebrtcSignalingFwd } from '../../events/payloads.js';
 import { EmulatorError } from '../errors.js';
 import { nowSeconds, type PlatformContext } from './context.js';
+import { findVisibleMessage } from './interactions.js';
 
 /** Sends (or completes) a friend request by username. */
 export function addFriend(ctx: PlatformContext, userId: string, otherId: string): 'invite_sent' | 'accepted' {
@@ -30,16 +31,7 @@ export function acceptFriend(ctx: PlatformContext, userId: string, otherId: stri
 export function giveCoffee(ctx: PlatformContext, senderId: string, receiverId: string, messageId: string): GiveCoffeeEvent {
   ctx.world.user(senderId);
   ctx.world.user(receiverId);
-  let found: { channel_id: string; clan_id: string } | undefined;
-  for (const [channelId, log] of ctx.world.messages) {
-    const record = log.byId.get(messageId);
-    if (record) {
-      ctx.world.accessibleChannel(channelId, senderId);
-      found = record;
-      break;
-    }
-  }
-  if (!found) throw EmulatorError.notFound(`message ${messageId}`);
+  const found = findVisibleMessage(ctx, senderId, messageId);
   const event: GiveCoffeeEvent = {
     sender_id: senderId,
     receiver_id: receiverId,

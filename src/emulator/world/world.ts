@@ -143,6 +143,13 @@ export class World {
     return channel.members.has(userId) || this.clans.get(channel.clan_id)?.creator_id === userId;
   }
 
+  /** Whether every clan member may read a channel (not a DM or group, not private, nor under a private parent). */
+  isPublic(channel: ChannelRecord): boolean {
+    if (this.isDirect(channel) || channel.channel_private === 1) return false;
+    const parent = channel.parent_id ? this.channels.get(channel.parent_id) : undefined;
+    return parent ? this.isPublic(parent) : true;
+  }
+
   /** Throws 404 for an unknown channel and 403 when the user may not use it. */
   accessibleChannel(channelId: string, userId: string): ChannelRecord {
     const channel = this.channel(channelId);

@@ -133,7 +133,8 @@ export const walletRoutes: Route[] = [
       if (claims.uid !== userId) throw EmulatorError.forbidden('the jwt belongs to another user');
       if (address !== addressOf(userId)) throw EmulatorError.badRequest('address is not the address of user_id', { address: 'does not match user_id' });
       if (!isBase58Key(ephemeralPk)) throw EmulatorError.badRequest('ephemeral_pk must be a base58 32-byte key', { ephemeral_pk: 'invalid' });
-      return { data: services.prover.prove({ user_id: userId, address, ephemeral_pk: ephemeralPk, exp: claims.exp }) };
+      const expMs = services.tokens.expiryMs(claims);
+      return { data: services.prover.prove({ user_id: userId, address, ephemeral_pk: ephemeralPk, exp: claims.exp, exp_ms: expMs }) };
     },
     'none',
   ),

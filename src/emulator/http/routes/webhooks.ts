@@ -2,7 +2,7 @@ import type { ApiWebhookResult } from '../../../model/api.js';
 import type { ApiMessageAttachment, ApiMessageMention } from '../../../model/content.js';
 import { EVERYONE_USER_ID } from '../../../model/enums.js';
 import type { ChannelWebhookMessage, ClanWebhookAttachment, ClanWebhookContent } from '../../../webhooks/types.js';
-import { validateChannelWebhookBody, validateClanWebhookBody } from '../../../webhooks/validate.js';
+import { validateChannelWebhookBody, validateClanWebhookBody, WEBHOOK_LIMITS } from '../../../webhooks/validate.js';
 import { EmulatorError } from '../../errors.js';
 import { ensureDm } from '../../platform/accounts.js';
 import { postMessage } from '../../platform/messages.js';
@@ -52,6 +52,8 @@ export const webhookRoutes: Route[] = [
       return { message_id: record.message_id, channel_id: record.channel_id };
     },
     'none',
+    false,
+    WEBHOOK_LIMITS.maxBodyBytes,
   ),
   route(
     'POST',
@@ -76,5 +78,7 @@ export const webhookRoutes: Route[] = [
       return { message_id: record.message_id, channel_id: record.channel_id };
     },
     'none',
+    false,
+    WEBHOOK_LIMITS.maxBodyBytes,
   ),
 ];
