@@ -6,17 +6,20 @@ export class ApiError extends ClanstreamError {
   readonly kind = 'api' as const;
   /** HTTP status, or 0 when no response arrived. */
   readonly status: number;
-  readonly code: ApiErrorCode | 'network_error';
+  readonly code: ApiErrorCode | 'network_error' | 'timeout';
   /** Method and path template, e.g. `GET /v2/channels/{id}` (never a URL with secrets). */
   readonly route: string;
   readonly fields?: Readonly<Record<string, string>>;
+  /** With 429: how long the server asked us to wait. */
+  readonly retryAfterMs?: number;
 
   constructor(init: {
     status: number;
-    code: ApiErrorCode | 'network_error';
+    code: ApiErrorCode | 'network_error' | 'timeout';
     message: string;
     route: string;
     fields?: Record<string, string>;
+    retryAfterMs?: number;
     cause?: unknown;
   }) {
     super(`${init.route} failed (${init.status || 'no response'} ${init.code}): ${init.message}`, { cause: init.cause });
@@ -24,6 +27,7 @@ export class ApiError extends ClanstreamError {
     this.code = init.code;
     this.route = init.route;
     if (init.fields) this.fields = init.fields;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
   }
 
   get isNotFound(): boolean {

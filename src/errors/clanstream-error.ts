@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'timeout'
   | 'queue_full'
   | 'listener'
+  | 'overflow'
   | 'closed';
 
 /**

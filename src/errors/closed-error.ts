@@ -1,10 +1,13 @@
 import { ClanstreamError } from './clanstream-error.js';
 
-/** The client was closed before the operation could finish. */
+/** The operation could not finish: the client was closed (or another stated reason, such as not being logged in). */
 export class ClosedError extends ClanstreamError {
   readonly kind = 'closed' as const;
 
-  constructor(operation: string) {
-    super(`${operation} was cancelled because the client was closed`);
+  readonly operation: string;
+
+  constructor(operation: string, reason = 'the client was closed') {
+    super(`${operation} was cancelled: ${reason}`);
+    this.operation = operation;
   }
 }

@@ -10,6 +10,7 @@ export { TimeoutError } from './timeout-error.js';
 export { QueueFullError } from './queue-full-error.js';
 export { ListenerError } from './listener-error.js';
 export { ClosedError } from './closed-error.js';
+export { BufferOverflowError } from './buffer-overflow-error.js';
 
 import type { ValidationError } from './validation-error.js';
 import type { ApiError } from './api-error.js';
@@ -22,6 +23,7 @@ import type { TimeoutError } from './timeout-error.js';
 import type { QueueFullError } from './queue-full-error.js';
 import type { ListenerError } from './listener-error.js';
 import type { ClosedError } from './closed-error.js';
+import type { BufferOverflowError } from './buffer-overflow-error.js';
 
 /** Every error clanstream raises, discriminated by `kind`. */
 export type AnyClanstreamError =
@@ -35,4 +37,5 @@ export type AnyClanstreamError =
   | TimeoutError
   | QueueFullError
   | ListenerError
-  | ClosedError;
+  | ClosedError
+  | BufferOverflowError;

@@ -86,7 +86,7 @@ export class HttpServer {
       else void this.handle(req, res);
     });
     // Keep-alive sockets must not hold the process open after close().
-    this.server.keepAliveTimeout = 1000;
+    this.server.keepAliveTimeout = 5000;
   }
 
   pause(): void {

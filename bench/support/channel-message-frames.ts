@@ -1,0 +1,174 @@
+/**
+ * Pre-built `channel_message` push frames for the inbound benchmarks
+ * (docs/PROTOCOL.md §4.2: `{"seq": n, "session_id": "…", "channel_message": {…}}`).
+ *
+ * The frames are deterministic (a seeded generator), so every run of a
+ * benchmark receives byte-identical frames; they are built once, before any
+ * timing, as Buffers ready to be written.
+ */
+import type { ChannelMessage } from '../../src/events/payloads.js';
+
+/** The one gateway session id every bench session gets, so the same frames serve every connection. */
+export const BENCH_SESSION_ID = '5f0c7a52-6b1e-4c1d-9a47-3c2e8f1b0d64';
+
+export const BENCH_BOT_ID = '1840000000000000001';
+export const BENCH_CLAN_ID = '1840000000000000005';
+const CHANNEL_IDS = ['1840000000000000006', '1840000000000000007', '1840000000000000008', '1840000000000000009'] as const;
+const CHANNEL_LABELS = ['general', 'random', 'bot-commands', 'announcements'] as const;
+
+const WORDS = [
+  'hello', 'there', 'the', 'raid', 'starts', 'at', 'nine', 'who', 'is', 'in', 'gg', 'nice', 'play', 'can', 'someone',
+  'check', 'my', 'build', 'lol', 'brb', 'tonight', 'we', 'need', 'two', 'more', 'healers', 'thanks', 'for', 'the', 'help',
+] as const;
+
+/** A small deterministic generator (mulberry32), so the frames are the same in every run. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The payload of event `seq`: every field of {@link ChannelMessage}, a short chat text. */
+export function benchMessage(seq: number, random: () => number): ChannelMessage {
+  const id = String(1850000000000000000n + BigInt(seq));
+  const sender = Math.floor(random() * 40);
+  const channel = Math.floor(random() * CHANNEL_IDS.length);
+  const words: string[] = [];
+  const wordCount = 1 + Math.floor(random() * 8);
+  for (let i = 0; i < wordCount; i++) words.push(WORDS[Math.floor(random() * WORDS.length)]!);
+  const time = 1_795_277_636 + Math.floor(seq / 50);
+  return {
+    id,
+    message_id: id,
+    channel_id: CHANNEL_IDS[channel]!,
+    clan_id: BENCH_CLAN_ID,
+    channel_label: CHANNEL_LABELS[channel]!,
+    mode: 2,
+    code: 0,
+    sender_id: String(1840000000000000100n + BigInt(sender)),
+    username: `user${sender}`,
+    display_name: `User ${sender}`,
+    clan_nick: '',
+    clan_avatar: '',
+    avatar: `https://cdn.example/a/${sender}.png`,
+    content: { t: words.join(' ') },
+    mentions: [],
+    attachments: [],
+    reactions: [],
+    references: [],
+    is_public: true,
+    create_time_seconds: time,
+    update_time_seconds: time,
+    topic_id: '',
+    category_name: 'Text Channels',
+  };
+}
+
+/**
+ * `full`: every field of ChannelMessage, as the emulator sends it.
+ * `compact`: what a server may leave out is left out (`id`, `code`, empty
+ * arrays and empty strings; the client fills them in), for small frames.
+ */
+export type FrameVariant = 'full' | 'compact';
+
+const OMITTED_IN_COMPACT = ['id', 'code', 'clan_nick', 'clan_avatar', 'mentions', 'attachments', 'reactions', 'references', 'topic_id', 'update_time_seconds', 'avatar', 'category_name'] as const;
+
+/** The payload JSON of event `seq` in a variant. */
+function payloadJson(seq: number, random: () => number, variant: FrameVariant): string {
+  const message = benchMessage(seq, random);
+  if (variant === 'full') return JSON.stringify(message);
+  const compact: Partial<ChannelMessage> = { ...message };
+  for (const key of OMITTED_IN_COMPACT) delete compact[key];
+  return JSON.stringify(compact);
+}
+
+export interface FrameSet {
+  /** Number of frames; frame i carries seq i + 1. */
+  count: number;
+  /**
+   * Every frame as a server-to-client WebSocket text frame (RFC 6455 header,
+   * unmasked, then the JSON), back to back: writing bytes [0, ends[n - 1])
+   * to a socket sends the first n frames.
+   */
+  encoded: Buffer;
+  /** ends[i]: offset just past WebSocket frame i in {@link encoded}. */
+  ends: Uint32Array;
+  /** The first frame's JSON. */
+  sample: string;
+  /** Smallest, mean and largest size of the `channel_message` payload JSON, in bytes. */
+  payloadBytes: { min: number; mean: number; max: number };
+  /** Same for the whole JSON frame (the WebSocket message). */
+  frameBytes: { min: number; mean: number; max: number };
+}
+
+/** Length of the RFC 6455 header of an unmasked server frame carrying `length` bytes. */
+function headerLength(length: number): number {
+  return length < 126 ? 2 : length < 65_536 ? 4 : 10;
+}
+
+function writeHeader(target: Buffer, offset: number, length: number): number {
+  target[offset] = 0x81; // FIN, text
+  if (length < 126) {
+    target[offset + 1] = length;
+    return offset + 2;
+  }
+  if (length < 65_536) {
+    target[offset + 1] = 126;
+    target.writeUInt16BE(length, offset + 2);
+    return offset + 4;
+  }
+  target[offset + 1] = 127;
+  target.writeBigUInt64BE(BigInt(length), offset + 2);
+  return offset + 10;
+}
+
+/** Builds `count` frames with seq 1..count (deterministic for a seed and variant). */
+export function buildChannelMessageFrames(count: number, seed = 0x5eed, variant: FrameVariant = 'full'): FrameSet {
+  const random = generator(seed);
+  const texts: string[] = new Array<string>(count);
+  const sizes = new Uint32Array(count);
+  let total = 0;
+  let pMin = Infinity;
+  let pMax = 0;
+  let pSum = 0;
+  let fMin = Infinity;
+  let fMax = 0;
+  let fSum = 0;
+  for (let i = 0; i < count; i++) {
+    const seq = i + 1;
+    const payload = payloadJson(seq, random, variant);
+    const text = `{"seq":${seq},"session_id":"${BENCH_SESSION_ID}","channel_message":${payload}}`;
+    const bytes = Buffer.byteLength(text);
+    texts[i] = text;
+    sizes[i] = bytes;
+    total += headerLength(bytes) + bytes;
+    const p = Buffer.byteLength(payload);
+    pMin = Math.min(pMin, p);
+    pMax = Math.max(pMax, p);
+    pSum += p;
+    fMin = Math.min(fMin, bytes);
+    fMax = Math.max(fMax, bytes);
+    fSum += bytes;
+  }
+  const encoded = Buffer.allocUnsafe(total);
+  const ends = new Uint32Array(count);
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    offset = writeHeader(encoded, offset, sizes[i]!);
+    offset += encoded.write(texts[i]!, offset, 'utf8');
+    ends[i] = offset;
+  }
+  return {
+    count,
+    encoded,
+    ends,
+    sample: texts[0] ?? '',
+    payloadBytes: { min: pMin, mean: Math.round(pSum / Math.max(1, count)), max: pMax },
+    frameBytes: { min: fMin, mean: Math.round(fSum / Math.max(1, count)), max: fMax },
+  };
+}

@@ -1,0 +1,171 @@
+import { ofetch, type $Fetch } from 'ofetch';
+import { defer, from, lastValueFrom, map, retry, throwError, timeout, timer, finalize, type Observable, type SchedulerLike } from 'rxjs';
+import { ApiError } from '../errors/api-error.js';
+import type { ApiErrorBody, ApiErrorCode } from '../model/api.js';
+import { backoffDelay } from '../util/backoff.js';
+import { retryAfterMs } from './retry-after.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One HTTP call, described without any secret. */
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Method and path template, e.g. `GET /v2/channels/{channelId}`: the name errors carry. */
+  route: string;
+  /** The concrete path. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Safe to send twice: network errors and 5xx are retried only for these (429 always is). */
+  idempotent: boolean;
+}
+
+export interface RequestOptions {
+  /** Per-attempt timeout; the request is aborted when it passes. */
+  timeoutMs: number;
+  retries: number;
+  baseMs: number;
+  capMs: number;
+  maxRetryAfterMs: number;
+  scheduler: SchedulerLike;
+  random: () => number;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Where to send a request and how to authenticate it, read at the moment of each attempt. */
+export interface RequestTarget {
+  baseUrl: string;
+  headers: Record<string, string>;
+}
+
+const KNOWN_CODES = new Set<string>([
+  'bad_request',
+  'unauthenticated',
+  'token_expired',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+  'unavailable',
+]);
+
+function codeFor(status: number, body: unknown): ApiErrorCode {
+  const given = (body as Partial<ApiErrorBody> | undefined)?.code;
+  if (typeof given === 'string' && KNOWN_CODES.has(given)) return given as ApiErrorCode;
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'unavailable';
+  return 'bad_request';
+}
+
+/** The error of a non-2xx response, with the server's message and field errors. */
+export function errorFromResponse(route: string, status: number, body: unknown, retryAfter?: number): ApiError {
+  const parsed = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiErrorBody>;
+  const message = typeof parsed.message === 'string' ? parsed.message : `HTTP ${status}`;
+  const fields = typeof parsed.fields === 'object' && parsed.fields !== null ? parsed.fields : undefined;
+  return new ApiError({
+    status,
+    code: codeFor(status, body),
+    message,
+    route,
+    ...(fields ? { fields } : {}),
+    ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+  });
+}
+
+/** A short, secret-free reason for a failed fetch (the URL is never included). */
+function networkReason(error: unknown): string {
+  // fetch wraps the system error (ECONNREFUSED…) a level or two down the cause chain.
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
+  return 'the server could not be reached';
+}
+
+function queryString(query: RequestSpec['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Runs requests: each attempt is aborted when it takes longer than the
+ * timeout; network errors, timeouts and 5xx of idempotent requests are
+ * retried with exponential backoff and full jitter; 429 waits `Retry-After`.
+ * Requests are independent: nothing serialises them.
+ */
+export class HttpRequester {
+  private readonly fetcher: $Fetch;
+
+  constructor(private readonly options: RequestOptions) {
+    this.fetcher = options.fetch ? ofetch.create({}, { fetch: options.fetch }) : ofetch;
+  }
+
+  /** Sends a request; `target` is read at each attempt so a refreshed token is picked up. */
+  request$<T>(spec: RequestSpec, target: () => RequestTarget): Observable<T> {
+    const { scheduler, retries } = this.options;
+    return defer(() => this.attempt<T>(spec, target())).pipe(
+      retry({
+        count: retries,
+        delay: (error: unknown, attempt: number) => {
+          if (!(error instanceof ApiError)) return throwError(() => error);
+          if (error.status === 429) {
+            const wait = error.retryAfterMs ?? backoffDelay(attempt - 1, this.options, this.options.random);
+            return wait > this.options.maxRetryAfterMs ? throwError(() => error) : timer(wait, scheduler);
+          }
+          const transient = error.status === 0 || error.status >= 500;
+          return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
+        },
+      }),
+    );
+  }
+
+  request<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
+    return lastValueFrom(this.request$<T>(spec, target));
+  }
+
+  private attempt<T>(spec: RequestSpec, target: RequestTarget): Observable<T> {
+    const controller = new AbortController();
+    const url = `${target.baseUrl}${spec.path}${queryString(spec.query)}`;
+    const send = this.fetcher
+      .raw(url, {
+        method: spec.method,
+        headers: { accept: 'application/json', ...target.headers },
+        ...(spec.body !== undefined ? { body: spec.body as Record<string, unknown> } : {}),
+        signal: controller.signal,
+        retry: false,
+        ignoreResponseError: true,
+      })
+      .catch((error: unknown) => {
+        throw new ApiError({ status: 0, code: 'network_error', message: networkReason(error), route: spec.route });
+      });
+    return from(send).pipe(
+      timeout({
+        first: this.options.timeoutMs,
+        scheduler: this.options.scheduler,
+        with: () => throwError(() => new ApiError({ status: 0, code: 'timeout', message: `no response within ${this.options.timeoutMs} ms`, route: spec.route })),
+      }),
+      map((response) => {
+        if (response.status >= 200 && response.status < 300) return response._data as T;
+        const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), Date.now()) : undefined;
+        throw errorFromResponse(spec.route, response.status, response._data, wait);
+      }),
+      // Unsubscribing (a timeout, or the caller giving up) aborts the request rather than leaving it running.
+      finalize(() => controller.abort()),
+    );
+  }
+}

@@ -1,0 +1,214 @@
+import type {
+  ApiChannelDescription,
+  ApiChannelList,
+  ApiChannelMessageList,
+  ApiClanDesc,
+  ApiClanList,
+  ApiClanMemberList,
+  ApiFriendList,
+  ApiFriendRequest,
+  ApiOk,
+  ApiPlayMediaRequest,
+  ApiPlayMediaResult,
+  ApiQuickMenuAccess,
+  ApiQuickMenuAccessList,
+  ApiQuickMenuAccessPayload,
+  ApiRoleListEventResponse,
+  ApiSession,
+  ApiTransactionDetail,
+  ApiUser,
+  ApiVoiceChannelUserList,
+  ServiceUpdateRoleBody,
+} from '../model/api.js';
+import type { ChannelMessage } from '../events/payloads.js';
+import { ApiError } from '../errors/api-error.js';
+import { INSPECT } from '../util/inspect.js';
+import { HttpRequester, type HttpMethod, type RequestOptions, type RequestSpec } from './request.js';
+
+/** Page parameters of a cursor-paginated list. */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ServiceApiOptions extends RequestOptions {
+  /** Base URL used until a session names its own `api_url` (the login base path). */
+  basePath: string;
+}
+
+/**
+ * Called when a bearer request gets 401 `token_expired`: refresh the session
+ * and resolve true to retry once with the new token.
+ */
+export type AuthRecovery = () => Promise<boolean>;
+
+const enc = encodeURIComponent;
+
+/**
+ * The REST API of the platform (docs/PROTOCOL.md §3), over ofetch. Every
+ * method is one route; requests run concurrently.
+ */
+export class ServiceApi {
+  private readonly requester: HttpRequester;
+  private apiUrl: string | undefined;
+  #bearer: string | undefined;
+  #recovery: AuthRecovery | undefined;
+
+  constructor(private readonly options: ServiceApiOptions) {
+    this.requester = new HttpRequester(options);
+  }
+
+  /** Base URL of the next request: the session's `api_url` once known, the login base before. */
+  get baseUrl(): string {
+    return this.apiUrl ?? this.options.basePath;
+  }
+
+  /** Uses a session's token and API URL from now on (undefined forgets them). */
+  useSession(session: { token: string; api_url?: string } | undefined): void {
+    this.#bearer = session?.token;
+    this.apiUrl = session?.api_url;
+  }
+
+  onTokenExpired(recovery: AuthRecovery | undefined): void {
+    this.#recovery = recovery;
+  }
+
+  /** A secret-free description. */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, authenticated: this.#bearer !== undefined };
+  }
+
+  [INSPECT](): string {
+    return `ServiceApi ${JSON.stringify(this.toJSON())}`;
+  }
+
+  private async call<T>(method: HttpMethod, route: string, path: string, extra: Partial<RequestSpec> = {}): Promise<T> {
+    const spec: RequestSpec = { method, route: `${method} ${route}`, path, idempotent: method !== 'POST', ...extra };
+    let sentWith: string | undefined;
+    const target = () => {
+      sentWith = this.#bearer;
+      return { baseUrl: this.baseUrl, headers: sentWith ? { authorization: `Bearer ${sentWith}` } : ({} as Record<string, string>) };
+    };
+    try {
+      return await this.requester.request<T>(spec, target);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'token_expired' && this.#recovery)) throw error;
+      // Another request may have refreshed already: only refresh when the token that expired is still the current one.
+      if (sentWith === this.#bearer && !(await this.#recovery())) throw error;
+      return this.requester.request<T>(spec, target);
+    }
+  }
+
+  // ---- authentication (no bearer) ----
+
+  /** `POST /v2/apps/authenticate/token`: HTTP Basic with the API key, and the account in the body. */
+  authenticate(apiKey: string, appId: string): Promise<ApiSession> {
+    const basic = btoa(`${apiKey}:`);
+    return this.requester.request<ApiSession>(
+      { method: 'POST', route: 'POST /v2/apps/authenticate/token', path: '/v2/apps/authenticate/token', body: { account: { appid: appId, token: apiKey } }, idempotent: true },
+      () => ({ baseUrl: this.options.basePath, headers: { authorization: `Basic ${basic}` } }),
+    );
+  }
+
+  /** `POST /v2/account/session/refresh`. */
+  refreshSession(refreshToken: string): Promise<ApiSession> {
+    return this.requester.request<ApiSession>(
+      { method: 'POST', route: 'POST /v2/account/session/refresh', path: '/v2/account/session/refresh', body: { refresh_token: refreshToken }, idempotent: true },
+      () => ({ baseUrl: this.baseUrl, headers: {} }),
+    );
+  }
+
+  /** `POST /v2/session/logout`: invalidates the session's tokens. */
+  logout(): Promise<ApiOk> {
+    return this.call('POST', '/v2/session/logout', '/v2/session/logout', { body: {}, idempotent: true });
+  }
+
+  // ---- clans and channels ----
+
+  listClans(page: PageQuery = {}): Promise<ApiClanList> {
+    return this.call('GET', '/v2/clans', '/v2/clans', { query: { ...page } });
+  }
+
+  getClan(clanId: string): Promise<ApiClanDesc> {
+    return this.call('GET', '/v2/clans/{clanId}', `/v2/clans/${enc(clanId)}`);
+  }
+
+  listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
+    return this.call('GET', '/v2/clans/{clanId}/channels', `/v2/clans/${enc(clanId)}/channels`, { query: { ...page } });
+  }
+
+  listClanMembers(clanId: string, page: PageQuery = {}): Promise<ApiClanMemberList> {
+    return this.call('GET', '/v2/clans/{clanId}/members', `/v2/clans/${enc(clanId)}/members`, { query: { ...page } });
+  }
+
+  listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {
+    return this.call('GET', '/v2/clans/{clanId}/voice/users', `/v2/clans/${enc(clanId)}/voice/users`, { query: { ...query } });
+  }
+
+  listRoles(clanId: string, query: { limit?: string | number; state?: string | number; cursor?: string }): Promise<ApiRoleListEventResponse> {
+    return this.call('GET', '/v2/clans/{clanId}/roles', `/v2/clans/${enc(clanId)}/roles`, { query: { ...query } });
+  }
+
+  updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {
+    return this.call('PUT', '/v2/roles/{roleId}', `/v2/roles/${enc(roleId)}`, { body });
+  }
+
+  getChannel(channelId: string): Promise<ApiChannelDescription> {
+    return this.call('GET', '/v2/channels/{channelId}', `/v2/channels/${enc(channelId)}`);
+  }
+
+  listMessages(channelId: string, query: { limit?: number; before?: string; after?: string } = {}): Promise<ApiChannelMessageList> {
+    return this.call('GET', '/v2/channels/{channelId}/messages', `/v2/channels/${enc(channelId)}/messages`, { query: { ...query } });
+  }
+
+  getMessage(channelId: string, messageId: string): Promise<ChannelMessage> {
+    return this.call('GET', '/v2/channels/{channelId}/messages/{messageId}', `/v2/channels/${enc(channelId)}/messages/${enc(messageId)}`);
+  }
+
+  listQuickMenuAccess(channelId: string): Promise<ApiQuickMenuAccessList> {
+    return this.call('GET', '/v2/channels/{channelId}/quickmenu', `/v2/channels/${enc(channelId)}/quickmenu`);
+  }
+
+  addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
+    return this.call('POST', '/v2/channels/{channelId}/quickmenu', `/v2/channels/${enc(channelId)}/quickmenu`, { body });
+  }
+
+  deleteQuickMenuAccess(channelId: string, botId: string): Promise<ApiOk & { removed: number }> {
+    return this.call('DELETE', '/v2/channels/{channelId}/quickmenu/{botId}', `/v2/channels/${enc(channelId)}/quickmenu/${enc(botId)}`);
+  }
+
+  playMedia(channelId: string, body: ApiPlayMediaRequest): Promise<ApiPlayMediaResult> {
+    return this.call('POST', '/v2/channels/{channelId}/media', `/v2/channels/${enc(channelId)}/media`, { body });
+  }
+
+  // ---- users, DMs, friends, transactions ----
+
+  getUser(userId: string): Promise<ApiUser> {
+    return this.call('GET', '/v2/users/{userId}', `/v2/users/${enc(userId)}`);
+  }
+
+  listDmChannels(page: PageQuery = {}): Promise<ApiChannelList> {
+    return this.call('GET', '/v2/dm', '/v2/dm', { query: { ...page } });
+  }
+
+  /** Creates (or returns the existing) DM channel; creating twice is harmless, so it may be retried. */
+  createDmChannel(userIds: string[]): Promise<ApiChannelDescription> {
+    return this.call('POST', '/v2/dm', '/v2/dm', { body: { user_ids: userIds }, idempotent: true });
+  }
+
+  listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {
+    return this.call('GET', '/v2/friends', '/v2/friends', { query: { ...query } });
+  }
+
+  addFriends(body: ApiFriendRequest): Promise<ApiOk> {
+    return this.call('POST', '/v2/friends', '/v2/friends', { body, idempotent: true });
+  }
+
+  acceptFriends(body: ApiFriendRequest): Promise<ApiOk> {
+    return this.call('POST', '/v2/friends/accept', '/v2/friends/accept', { body, idempotent: true });
+  }
+
+  getTransaction(txHash: string): Promise<ApiTransactionDetail> {
+    return this.call('GET', '/v2/transactions/{txHash}', `/v2/transactions/${enc(txHash)}`);
+  }
+}

@@ -1,0 +1,147 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { ValidationError } from '../errors/validation-error.js';
+import type { Logger } from '../util/logger.js';
+import { silentLogger } from '../util/logger.js';
+import type { WebSocketLike } from '../gateway/transport.js';
+
+/** Constructor argument of {@link ServiceClient} (SPEC §2.2), plus clanstream's own settings. */
+export interface ClientConfigDto {
+  /** Bot id issued in the developer portal. */
+  botId: string;
+  /** Bot token (API key). */
+  token: string;
+  /** Gateway host. */
+  host?: string;
+  /** Connection port, as a string. */
+  port?: string;
+  /** Use https/wss. */
+  useSSL?: boolean;
+  /** API request timeout, in ms. */
+  timeout?: number;
+  /** Address of the money-network JSON-RPC API used for token transfers. */
+  mmnApiUrl?: string;
+  /** Address of the zero-knowledge proof API. */
+  zkApiUrl?: string;
+
+  /** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
+  reconnect?: Partial<ReconnectOptions>;
+  /** A `ping` without `pong` for this long marks the connection dead. */
+  heartbeatTimeoutMs?: number;
+  /** Retries of failed API requests (network errors, 5xx, 429). */
+  apiRetry?: Partial<ApiRetryOptions>;
+  /** Refresh the session this long before it expires (capped at a fifth of its lifetime). */
+  refreshMarginMs?: number;
+  /** How long a gateway request (and the connection handshake) waits for its reply. */
+  requestTimeoutMs?: number;
+  /** Drives every delay (backoff, heartbeat, timeouts, refresh); inject a TestScheduler in tests. */
+  scheduler?: SchedulerLike;
+  /** Source of jitter, [0, 1). */
+  random?: () => number;
+  /** Where clanstream logs; secrets are removed first. Silent by default. */
+  logger?: Logger;
+  /** WebSocket implementation (defaults to the platform's, through isomorphic-ws). */
+  WebSocket?: WebSocketLike;
+  /** fetch implementation for the REST API (defaults to the platform's). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface ReconnectOptions {
+  baseMs: number;
+  capMs: number;
+  /** Consecutive failed attempts before giving up once connected; Infinity retries forever. */
+  maxAttempts: number;
+  /** Attempts of the first connection made by `login()` before it rejects. */
+  loginAttempts: number;
+}
+
+export interface ApiRetryOptions {
+  /** Retries after the first attempt. */
+  retries: number;
+  baseMs: number;
+  capMs: number;
+  /** Longest `Retry-After` honoured; a longer one fails the request at once. */
+  maxRetryAfterMs: number;
+}
+
+/** Defaults of every client setting (SPEC §2.2 and clanstream's own). */
+export const CLIENT_DEFAULTS = {
+  host: 'gateway.clanstream.chat',
+  port: '443',
+  useSSL: true,
+  timeout: 7000,
+  mmnApiUrl: 'https://dong.clanstream.chat/mmn',
+  zkApiUrl: 'https://zk.clanstream.chat',
+  reconnect: { baseMs: 500, capMs: 30_000, maxAttempts: Infinity, loginAttempts: 6 } satisfies ReconnectOptions,
+  heartbeatTimeoutMs: 10_000,
+  apiRetry: { retries: 3, baseMs: 250, capMs: 5_000, maxRetryAfterMs: 60_000 } satisfies ApiRetryOptions,
+  refreshMarginMs: 60_000,
+  /** How long a gateway request waits for its reply. */
+  requestTimeoutMs: 15_000,
+} as const;
+
+/** A config with every default applied. */
+export interface ResolvedClientConfig {
+  botId: string;
+  token: string;
+  host: string;
+  port: string;
+  useSSL: boolean;
+  timeout: number;
+  mmnApiUrl: string;
+  zkApiUrl: string;
+  reconnect: ReconnectOptions;
+  heartbeatTimeoutMs: number;
+  apiRetry: ApiRetryOptions;
+  refreshMarginMs: number;
+  requestTimeoutMs: number;
+  scheduler: SchedulerLike;
+  random: () => number;
+  logger: Logger;
+  WebSocket?: WebSocketLike;
+  fetch?: typeof globalThis.fetch;
+}
+
+function positive(value: number | undefined, path: string, issues: Array<{ path: string; message: string; code: 'invalid' }>): void {
+  if (value !== undefined && !(typeof value === 'number' && value > 0)) issues.push({ path, message: 'must be a positive number', code: 'invalid' });
+}
+
+/** Applies defaults and checks the config; a missing `botId` or `token` is a {@link ValidationError}. */
+export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
+  const issues: Array<{ path: string; message: string; code: 'invalid' }> = [];
+  if (typeof config !== 'object' || config === null) throw new ValidationError([{ path: '', message: 'a config object with botId and token is required', code: 'invalid' }], 'client config');
+  if (typeof config.botId !== 'string' || config.botId === '') issues.push({ path: 'botId', message: 'is required: the bot id from the developer portal', code: 'invalid' });
+  if (typeof config.token !== 'string' || config.token === '') issues.push({ path: 'token', message: 'is required: the bot token (API key)', code: 'invalid' });
+  positive(config.timeout, 'timeout', issues);
+  positive(config.heartbeatTimeoutMs, 'heartbeatTimeoutMs', issues);
+  positive(config.requestTimeoutMs, 'requestTimeoutMs', issues);
+  if (config.port !== undefined && !/^\d{1,5}$/.test(String(config.port))) issues.push({ path: 'port', message: 'must be a port number', code: 'invalid' });
+  if (issues.length > 0) throw new ValidationError(issues, 'client config');
+  const resolved: ResolvedClientConfig = {
+    botId: config.botId,
+    token: config.token,
+    host: config.host ?? CLIENT_DEFAULTS.host,
+    port: String(config.port ?? CLIENT_DEFAULTS.port),
+    useSSL: config.useSSL ?? CLIENT_DEFAULTS.useSSL,
+    timeout: config.timeout ?? CLIENT_DEFAULTS.timeout,
+    mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
+    zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
+    reconnect: { ...CLIENT_DEFAULTS.reconnect, ...config.reconnect },
+    heartbeatTimeoutMs: config.heartbeatTimeoutMs ?? CLIENT_DEFAULTS.heartbeatTimeoutMs,
+    apiRetry: { ...CLIENT_DEFAULTS.apiRetry, ...config.apiRetry },
+    refreshMarginMs: config.refreshMarginMs ?? CLIENT_DEFAULTS.refreshMarginMs,
+    requestTimeoutMs: config.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
+    scheduler: config.scheduler ?? asyncScheduler,
+    random: config.random ?? Math.random,
+    logger: config.logger ?? silentLogger,
+  };
+  if (config.WebSocket) resolved.WebSocket = config.WebSocket;
+  if (config.fetch) resolved.fetch = config.fetch;
+  return resolved;
+}
+
+/** The base URL of the initial authentication: `http(s)://host:port`. */
+export function loginBaseUrl(config: Pick<ResolvedClientConfig, 'host' | 'port' | 'useSSL'>): string {
+  const scheme = config.useSSL ? 'https' : 'http';
+  const defaultPort = config.useSSL ? '443' : '80';
+  return `${scheme}://${config.host}${config.port === defaultPort ? '' : `:${config.port}`}`;
+}

@@ -1,0 +1,76 @@
+import type { ClanstreamError } from '../errors/clanstream-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import type { ClanstreamEvent } from '../events/payloads.js';
+
+/** A processing step: sees each event before it is published; returning false drops it (duplicates). */
+export type EventStep = (event: ClanstreamEvent) => boolean | void;
+
+/** Work done at login before connecting, and again after a lost session. */
+export interface SyncHooks {
+  initialSync?: () => Promise<unknown>;
+  resync?: (reason: string) => Promise<unknown>;
+  /** Clans to join on a fresh gateway session (the caches know them); `fallback` lists them over REST. */
+  clanIds?: (fallback: () => Promise<string[]>) => Promise<string[]>;
+}
+
+/**
+ * The path every inbound event takes: each step runs (caches apply the event,
+ * duplicates are dropped), then the event is published to streams and
+ * listeners. So a listener always sees caches that already include its event.
+ */
+export class InboundPipeline {
+  private readonly steps: EventStep[] = [];
+  private hooks: SyncHooks = {};
+  private disposed = false;
+
+  constructor(
+    private readonly publish: (event: ClanstreamEvent) => void,
+    private readonly report: (error: ClanstreamError) => void,
+  ) {}
+
+  /** Processes and publishes one event, synchronously (a direct call: no Subject hop per event). */
+  push(event: ClanstreamEvent): void {
+    if (!this.disposed && this.process(event)) this.publish(event);
+  }
+
+  /** Adds a step; returns a function that removes it. */
+  use(step: EventStep): () => void {
+    this.steps.push(step);
+    return () => {
+      const index = this.steps.indexOf(step);
+      if (index >= 0) this.steps.splice(index, 1);
+    };
+  }
+
+  setHooks(hooks: SyncHooks): void {
+    this.hooks = hooks;
+  }
+
+  initialSync(): Promise<unknown> {
+    return this.hooks.initialSync?.() ?? Promise.resolve();
+  }
+
+  resync(reason: string): Promise<unknown> {
+    return this.hooks.resync?.(reason) ?? Promise.resolve();
+  }
+
+  clanIdsToJoin(fallback: () => Promise<string[]>): Promise<string[]> {
+    return this.hooks.clanIds?.(fallback) ?? fallback();
+  }
+
+  private process(event: ClanstreamEvent): boolean {
+    for (const step of this.steps) {
+      try {
+        if (step(event) === false) return false;
+      } catch (error) {
+        // A failing step must not stop the stream; the event is still delivered.
+        this.report(new ProtocolError(`processing ${event.type} #${event.seq} failed: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    }
+    return true;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+}

@@ -1,0 +1,90 @@
+import { ProtocolError } from '../errors/protocol-error.js';
+import { isEventName, type Events } from '../events/names.js';
+import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
+
+/** A frame from the server, decoded. */
+export type ServerFrame =
+  | { kind: 'hello'; hello: HelloPayload }
+  | { kind: 'event'; sessionId: string; event: ClanstreamEvent }
+  | { kind: 'reply'; cid: string; op: string; payload: unknown }
+  | { kind: 'error'; cid: string | undefined; error: GatewayErrorPayload }
+  | { kind: 'unknown_event'; seq: number; type: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+
+/** Fills what a channel message may omit, so consumers can rely on the declared shape. */
+function normaliseMessage(data: Record<string, unknown>): string | undefined {
+  if (typeof data.message_id !== 'string' && typeof data.id === 'string') data.message_id = data.id;
+  if (typeof data.id !== 'string' && typeof data.message_id === 'string') data.id = data.message_id;
+  if (typeof data.message_id !== 'string') return 'channel_message without message_id';
+  if (typeof data.channel_id !== 'string') return 'channel_message without channel_id';
+  if (typeof data.content === 'string') {
+    // Some servers send content JSON-encoded.
+    try {
+      data.content = JSON.parse(data.content) as unknown;
+    } catch {
+      data.content = { t: data.content };
+    }
+  }
+  if (!isRecord(data.content)) data.content = {};
+  if (!Array.isArray(data.mentions)) data.mentions = [];
+  if (!Array.isArray(data.attachments)) data.attachments = [];
+  if (!Array.isArray(data.reactions)) data.reactions = [];
+  if (!Array.isArray(data.references)) data.references = [];
+  if (typeof data.code !== 'number') data.code = 0;
+  return undefined;
+}
+
+/** The one key of a frame that is not `cid`, `seq` or `session_id`. */
+function opKey(frame: Record<string, unknown>): string | undefined {
+  let found: string | undefined;
+  for (const key in frame) {
+    if (key === 'cid' || key === 'seq' || key === 'session_id') continue;
+    if (found !== undefined) return undefined;
+    found = key;
+  }
+  return found;
+}
+
+/**
+ * Decodes one text frame. Never throws: a frame that cannot be understood
+ * becomes a {@link ProtocolError} for the error stream.
+ */
+export function decodeFrame(text: string): ServerFrame | ProtocolError {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return new ProtocolError('a frame from the server is not valid JSON', text);
+  }
+  if (!isRecord(frame)) return new ProtocolError('a frame from the server is not a JSON object', text);
+  const op = opKey(frame);
+  if (op === undefined) return new ProtocolError('a frame from the server does not carry exactly one op', text);
+  const payload = frame[op];
+  if (typeof frame.seq === 'number') {
+    if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
+    if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: op };
+    if (!isRecord(payload)) return new ProtocolError(`the payload of ${op} is not an object`, text);
+    if (op === 'channel_message') {
+      const problem = normaliseMessage(payload);
+      if (problem) return new ProtocolError(problem, text);
+    }
+    const event = { type: op as Events, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
+    return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };
+  }
+  const cid = typeof frame.cid === 'string' ? frame.cid : undefined;
+  if (op === 'error') {
+    const error = isRecord(payload) && typeof payload.code === 'string' && typeof payload.message === 'string' ? (payload as unknown as GatewayErrorPayload) : undefined;
+    return error ? { kind: 'error', cid, error } : new ProtocolError('an error frame has no code and message', text);
+  }
+  if (op === 'hello') {
+    if (!isRecord(payload) || typeof payload.heartbeat_interval_ms !== 'number' || payload.heartbeat_interval_ms <= 0) {
+      return new ProtocolError('hello has no heartbeat interval', text);
+    }
+    return { kind: 'hello', hello: payload as unknown as HelloPayload };
+  }
+  if (cid === undefined) return new ProtocolError(`a ${op} frame has neither seq nor cid`, text);
+  return { kind: 'reply', cid, op, payload };
+}

@@ -1,0 +1,438 @@
+import {
+  BehaviorSubject,
+  catchError,
+  concatWith,
+  defer,
+  EMPTY,
+  filter,
+  firstValueFrom,
+  from,
+  ignoreElements,
+  map,
+  Observable,
+  retry,
+  Subject,
+  switchMap,
+  take,
+  tap,
+  throwError,
+  timeout,
+  timer,
+  type SchedulerLike,
+  type Subscriber,
+  type Subscription,
+} from 'rxjs';
+import type { ClanstreamError } from '../errors/clanstream-error.js';
+import { AuthenticationError } from '../errors/authentication-error.js';
+import { ClosedError } from '../errors/closed-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import type { ClanstreamEvent } from '../events/payloads.js';
+import { backoffDelay } from '../util/backoff.js';
+import { decodeFrame } from './codec.js';
+import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
+import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
+import {
+  closeCodeInfo,
+  REPLY_OP,
+  type CloseAction,
+  type GatewayReplyPayload,
+  type GatewayRequestOp,
+  type GatewayRequestPayload,
+  type ResumeFailedPayload,
+  type ResumedPayload,
+} from './protocol.js';
+import { openTransport, type Transport, type TransportSignal, type WebSocketLike } from './transport.js';
+
+/** Settings of a gateway connection. */
+export interface GatewayConnectionOptions {
+  /** URL of the next attempt, token included; read at each attempt so a refreshed token is used. */
+  url: () => string;
+  /** Opens a socket (a test double in marble tests). */
+  transport?: (url: string) => Observable<TransportSignal>;
+  WebSocket?: WebSocketLike;
+  scheduler: SchedulerLike;
+  random: () => number;
+  reconnect: { baseMs: number; capMs: number; maxAttempts: number; loginAttempts: number };
+  heartbeatTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Runs after a fresh session starts and before the connection counts as ready (e.g. clan joins). */
+  onFreshSession?: (request: HandshakeRequester) => Promise<unknown>;
+  /** After a session was lost: fetch state again. The `resync` event follows. */
+  onResync?: (reason: string) => Promise<unknown>;
+  /** Gets a new session token (close 4004). An {@link AuthenticationError} stops the connection. */
+  refreshToken: () => Promise<unknown>;
+  /** Every event, in order, once each. */
+  deliver: (event: ClanstreamEvent) => void;
+  /** Errors that do not stop the connection. */
+  report: (error: ClanstreamError) => void;
+}
+
+/** Sends a request before the connection counts as ready (only during a fresh session's setup). */
+export type HandshakeRequester = <K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>) => Promise<GatewayReplyPayload<K>>;
+
+/** Why one connection attempt ended. */
+class AttemptEnded extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    readonly action: CloseAction,
+  ) {
+    super(`connection closed (${code}${reason ? `: ${reason}` : ''})`);
+  }
+}
+
+interface Pending {
+  readonly op: string;
+  readonly subscriber: Subscriber<{ op: string; payload: unknown }>;
+}
+
+/**
+ * One logical gateway connection over many sockets: connect → hello →
+ * resume (or start) → ready, heartbeats, requests matched to replies by
+ * `cid`, each event delivered once and in order, and reconnection with
+ * exponential backoff and full jitter, reset once a connection is ready.
+ */
+export class GatewayConnection {
+  readonly status$ = new BehaviorSubject<ConnectionStatus>('closed');
+  readonly lifecycle$ = new Subject<LifecycleEvent>();
+  private sessionId: string | undefined;
+  private userId = '';
+  private lastSeq = 0;
+  private transport: Transport | undefined;
+  private ready = false;
+  private everReady = false;
+  private attempts = 0;
+  private disconnectedAt = 0;
+  private resyncReason: string | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private nextCid = 1;
+  private loop: Subscription | undefined;
+  /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
+  private readonly fatal$ = new Subject<ClanstreamError>();
+
+  constructor(private readonly options: GatewayConnectionOptions) {}
+
+  /** Gateway session id of the current (or last) session. */
+  get currentSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
+  /** Sequence number of the last event delivered. */
+  get lastSequence(): number {
+    return this.lastSeq;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /**
+   * Starts connecting (once; later calls share the running loop) and resolves
+   * when the connection is ready; rejects with a fatal {@link ConnectionError}.
+   */
+  connect(): Promise<void> {
+    if (!this.loop) {
+      this.status$.next('connecting');
+      this.loop = this.run$().subscribe({
+        error: (error: unknown) => this.stopWith(error),
+      });
+    }
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const ready = this.status$.pipe(filter((s) => s === 'ready'), take(1)).subscribe(() => {
+        fatal.unsubscribe();
+        resolve();
+      });
+      const fatal = this.fatal$.pipe(take(1)).subscribe((error) => {
+        ready.unsubscribe();
+        reject(error);
+      });
+    });
+  }
+
+  /** Closes the socket and stops reconnecting. */
+  close(): void {
+    const wasReady = this.ready;
+    if (this.loop) this.fatal$.next(new ClosedError('connecting to the gateway'));
+    this.loop?.unsubscribe();
+    this.loop = undefined;
+    this.ready = false;
+    if (wasReady) this.lifecycle$.next({ type: 'disconnected', code: 1000, reason: 'closed by the client', willReconnect: false });
+    if (this.status$.value !== 'closed') this.status$.next('closed');
+  }
+
+  /** Forgets the session, so the next connection starts a fresh one. */
+  forgetSession(): void {
+    this.sessionId = undefined;
+    this.lastSeq = 0;
+  }
+
+  /** Sends a request on a ready connection and resolves with its reply payload. */
+  request<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs = this.options.requestTimeoutMs): Promise<GatewayReplyPayload<K>> {
+    return firstValueFrom(this.request$(op, payload, timeoutMs));
+  }
+
+  /** The request as an Observable: subscribe to send; unsubscribing stops waiting for the reply. */
+  request$<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs = this.options.requestTimeoutMs): Observable<GatewayReplyPayload<K>> {
+    return this.typedSend$(op, payload, timeoutMs, false);
+  }
+
+  private typedSend$<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, duringHandshake: boolean): Observable<GatewayReplyPayload<K>> {
+    return this.send$(op, payload, timeoutMs, duringHandshake).pipe(
+      map((reply) => {
+        if (reply.op !== REPLY_OP[op]) throw new ProtocolError(`${op} was answered with ${reply.op}`);
+        return reply.payload as GatewayReplyPayload<K>;
+      }),
+    );
+  }
+
+  private send$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean): Observable<{ op: string; payload: unknown }> {
+    return new Observable<{ op: string; payload: unknown }>((subscriber) => {
+      const transport = this.transport;
+      if (!transport || (!duringHandshake && !this.ready)) {
+        subscriber.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
+        return undefined;
+      }
+      const cid = String(this.nextCid++);
+      this.pending.set(cid, { op, subscriber });
+      transport.send(JSON.stringify({ cid, [op]: payload }));
+      return () => this.pending.delete(cid);
+    }).pipe(timeout({ first: timeoutMs, scheduler: this.options.scheduler, with: () => throwError(() => new TimeoutError(`gateway ${op}`, timeoutMs)) }));
+  }
+
+  // ---------------- the connection loop ----------------
+
+  private run$(): Observable<never> {
+    return defer(() => this.attempt$()).pipe(retry({ delay: (error: unknown) => this.afterAttempt(error) }));
+  }
+
+  /** One socket, from opening to closing. Never completes: it errors with why it ended. */
+  private attempt$(): Observable<never> {
+    return new Observable<never>((subscriber) => {
+      const factory = this.options.transport ?? ((url: string) => openTransport(url, this.options.WebSocket));
+      const subscriptions: Subscription[] = [];
+      const end = (error: unknown) => subscriber.error(error);
+      const keep = (s: Subscription) => subscriptions.push(s);
+      // A server that accepts TCP but never upgrades, or upgrades but never completes the handshake, is as dead as one that refuses.
+      subscriptions.push(
+        timer(this.options.requestTimeoutMs, this.options.scheduler).subscribe(() => {
+          if (!this.ready) end(new AttemptEnded(4000, 'the connection and handshake did not finish in time', 'resume'));
+        }),
+      );
+      subscriptions.push(
+        factory(this.options.url()).subscribe({
+          next: (signal) => {
+            if (typeof signal === 'string') {
+              this.onFrame(signal, end, keep);
+            } else if (signal.type === 'open') {
+              this.transport = signal.transport;
+            } else if (signal.type === 'message') {
+              this.onFrame(signal.data, end, keep);
+            } else {
+              const info = closeCodeInfo(signal.code);
+              end(new AttemptEnded(signal.code, signal.reason, info.action));
+            }
+          },
+          error: end,
+          complete: () => end(new AttemptEnded(1006, 'the socket closed', 'resume')),
+        }),
+      );
+      return () => {
+        for (const s of subscriptions) s.unsubscribe();
+        this.transport = undefined;
+        this.ready = false;
+        const lost = new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false });
+        for (const [cid, pending] of [...this.pending]) {
+          this.pending.delete(cid);
+          pending.subscriber.error(lost);
+        }
+      };
+    });
+  }
+
+  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void): void {
+    const frame = decodeFrame(text);
+    if (frame instanceof ProtocolError) {
+      this.options.report(frame);
+      return;
+    }
+    switch (frame.kind) {
+      case 'event': {
+        const { seq } = frame.event;
+        if (seq <= this.lastSeq) return; // already delivered (a replay overlapping what we had)
+        if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
+          // Something was skipped: reconnect and resume from the last event we have, which replays the gap.
+          end(new AttemptEnded(4000, `event ${this.lastSeq + 1} is missing (got ${seq})`, 'resume'));
+          return;
+        }
+        this.lastSeq = seq;
+        try {
+          this.options.deliver(frame.event);
+        } catch (error) {
+          this.options.report(new ProtocolError(`an event could not be processed: ${error instanceof Error ? error.message : String(error)}`));
+        }
+        return;
+      }
+      case 'unknown_event':
+        if (frame.seq > this.lastSeq) this.lastSeq = frame.seq;
+        this.options.report(new ProtocolError(`unknown event type "${frame.type}" (ignored)`));
+        return;
+      case 'hello': {
+        // Heartbeats bypass everything else that is sent, so a busy client never starves them.
+        const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
+        const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
+        keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
+        return;
+      }
+      case 'reply': {
+        const pending = this.pending.get(frame.cid);
+        if (!pending) return; // a reply we stopped waiting for
+        this.pending.delete(frame.cid);
+        pending.subscriber.next({ op: frame.op, payload: frame.payload });
+        pending.subscriber.complete();
+        return;
+      }
+      case 'error': {
+        const pending = frame.cid === undefined ? undefined : this.pending.get(frame.cid);
+        const error = new GatewayError({ ...frame.error, op: pending?.op ?? 'frame' });
+        if (!pending) {
+          this.options.report(error);
+          return;
+        }
+        this.pending.delete(frame.cid!);
+        pending.subscriber.error(error);
+        return;
+      }
+    }
+  }
+
+  /** resume (when there is a session) or start; completes once the connection is ready. */
+  private handshake$(): Observable<never> {
+    const timeoutMs = this.options.requestTimeoutMs;
+    const early: HandshakeRequester = (op, payload) => firstValueFrom(this.typedSend$(op, payload, timeoutMs, true));
+    const start$ = (): Observable<never> =>
+      this.typedSend$('start', {}, timeoutMs, true).pipe(
+        switchMap((ready) => {
+          this.sessionId = ready.session_id;
+          this.userId = ready.user_id;
+          this.lastSeq = ready.seq;
+          return from(this.options.onFreshSession?.(early) ?? Promise.resolve());
+        }),
+        tap(() => this.markReady(false, 0)),
+        ignoreElements(),
+      );
+    if (!this.sessionId) return start$();
+    return this.send$('resume', { session_id: this.sessionId, seq: this.lastSeq }, timeoutMs, true).pipe(
+      switchMap((reply) => {
+        if (reply.op === 'resumed') {
+          this.markReady(true, (reply.payload as ResumedPayload).replayed);
+          return EMPTY;
+        }
+        if (reply.op === 'resume_failed') {
+          this.resyncReason = (reply.payload as ResumeFailedPayload).reason;
+          this.forgetSession();
+          return start$();
+        }
+        throw new ProtocolError(`resume was answered with ${reply.op}`);
+      }),
+    );
+  }
+
+  private markReady(resumed: boolean, replayed: number): void {
+    const sessionId = this.sessionId ?? '';
+    this.ready = true;
+    this.attempts = 0;
+    const first = !this.everReady;
+    this.everReady = true;
+    this.status$.next('ready');
+    if (first) {
+      this.lifecycle$.next({ type: 'ready', sessionId, userId: this.userId });
+    } else {
+      this.lifecycle$.next({ type: 'reconnected', sessionId, resumed, replayed, downtimeMs: Math.max(0, this.options.scheduler.now() - this.disconnectedAt) });
+    }
+    const reason = this.resyncReason;
+    if (reason !== undefined && !first) {
+      this.resyncReason = undefined;
+      const resync = this.options.onResync?.(reason) ?? Promise.resolve();
+      resync.then(
+        () => this.lifecycle$.next({ type: 'resync', reason }),
+        (error: unknown) => {
+          this.options.report(new ConnectionError(`resynchronising after a lost session failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false }));
+          this.lifecycle$.next({ type: 'resync', reason });
+        },
+      );
+    } else {
+      this.resyncReason = undefined;
+    }
+  }
+
+  /** Decides what follows a failed attempt: a delay before the next one, or the end. */
+  private afterAttempt(error: unknown): Observable<unknown> {
+    const ended = error instanceof AttemptEnded ? error : this.classify(error);
+    if (this.ready || this.status$.value === 'ready') {
+      this.disconnectedAt = this.options.scheduler.now();
+      this.lifecycle$.next({ type: 'disconnected', code: ended.code, reason: ended.reason, willReconnect: ended.action !== 'fatal' });
+    }
+    this.ready = false;
+    if (ended.action === 'fatal') {
+      return throwError(() => new ConnectionError(`the gateway refused the connection (${ended.code}${ended.reason ? `: ${ended.reason}` : ''}); not retrying`, { closeCode: ended.code, fatal: true }));
+    }
+    this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
+    if (ended.action === 'refresh') {
+      // `retry` needs a value to try again, so the refresh's result is mapped to one.
+      return from(this.options.refreshToken()).pipe(
+        map(() => 0),
+        catchError((refreshError: unknown) =>
+          refreshError instanceof AuthenticationError
+            ? throwError(() => new ConnectionError(`the session expired and could not be renewed: ${refreshError.message}`, { closeCode: ended.code, fatal: true, cause: refreshError }))
+            : this.nextDelay$(ended),
+        ),
+      );
+    }
+    if (ended.action === 'reconnect') {
+      this.resyncReason ??= 'the server ended the session';
+      this.forgetSession();
+    }
+    return this.nextDelay$(ended);
+  }
+
+  private nextDelay$(ended: AttemptEnded): Observable<unknown> {
+    this.attempts += 1;
+    const limit = this.everReady ? this.options.reconnect.maxAttempts : this.options.reconnect.loginAttempts;
+    if (this.attempts >= limit) {
+      return throwError(
+        () => new ConnectionError(`could not connect to the gateway after ${this.attempts} attempts; last: ${ended.message}`, { closeCode: ended.code, fatal: true }),
+      );
+    }
+    return timer(backoffDelay(this.attempts - 1, this.options.reconnect, this.options.random), this.options.scheduler);
+  }
+
+  private classify(error: unknown): AttemptEnded {
+    if (error instanceof HeartbeatTimeout) return new AttemptEnded(4000, error.message, 'resume');
+    if (error instanceof TimeoutError) return new AttemptEnded(4000, error.message, 'resume');
+    if (error instanceof GatewayError) return new AttemptEnded(4000, error.message, error.code === 'unauthenticated' ? 'refresh' : 'resume');
+    if (error instanceof AuthenticationError) return new AttemptEnded(4003, error.message, 'fatal');
+    if (error instanceof ConnectionError && error.fatal) return new AttemptEnded(error.closeCode ?? 4000, error.message, 'fatal');
+    return new AttemptEnded(4000, error instanceof Error ? error.message : String(error), 'resume');
+  }
+
+  private stopWith(error: unknown): void {
+    const fatal = error instanceof ConnectionError ? error : new ConnectionError(error instanceof Error ? error.message : String(error), { fatal: true, cause: error });
+    this.loop = undefined;
+    this.ready = false;
+    this.status$.next('closed');
+    this.options.report(fatal);
+    this.fatal$.next(fatal);
+  }
+
+  /** Completes the connection's streams; the object cannot be used afterwards. */
+  dispose(): void {
+    this.close();
+    this.status$.complete();
+    this.lifecycle$.complete();
+    this.fatal$.complete();
+  }
+}

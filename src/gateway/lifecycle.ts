@@ -1,0 +1,16 @@
+/** Where the gateway connection is. */
+export type ConnectionStatus = 'connecting' | 'ready' | 'reconnecting' | 'closed';
+
+/** What happened to the connection, as events (`client.lifecycle$`, `client.on('ready', …)`). */
+export type LifecycleEvent =
+  /** The first connection of a login is ready. */
+  | { type: 'ready'; sessionId: string; userId: string }
+  /** The connection dropped; `willReconnect` is false when the client stopped. */
+  | { type: 'disconnected'; code: number; reason: string; willReconnect: boolean }
+  /** The connection is back: resumed (missed events replayed) or a fresh session. */
+  | { type: 'reconnected'; sessionId: string; resumed: boolean; replayed: number; downtimeMs: number }
+  /** A session could not be resumed, so events may have been missed: state was fetched again. */
+  | { type: 'resync'; reason: string };
+
+export type LifecycleType = LifecycleEvent['type'];
+export type LifecycleOf<T extends LifecycleType> = Extract<LifecycleEvent, { type: T }>;

@@ -1,0 +1,88 @@
+import IsomorphicWebSocket from 'isomorphic-ws';
+import { Observable } from 'rxjs';
+
+/** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+/** A WebSocket constructor. */
+export type WebSocketLike = new (url: string) => SocketLike;
+
+/** An open socket, as the connection uses it. */
+export interface Transport {
+  send(data: string): void;
+  close(code: number, reason: string): void;
+}
+
+export type TransportSignal =
+  /** A text frame (a bare string: no wrapper object per message). */
+  | string
+  | { type: 'open'; transport: Transport }
+  | { type: 'message'; data: string }
+  | { type: 'close'; code: number; reason: string };
+
+/** Node's `ws` sockets emit Buffers; listening with `.on` avoids building an event object per message. */
+interface NodeStyleSocket {
+  on(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): void;
+}
+
+const OPEN = 1;
+const CONNECTING = 0;
+
+/**
+ * Opens a WebSocket when subscribed: emits `open`, then every text frame,
+ * then `close` (and completes). Unsubscribing closes the socket with 1000.
+ */
+export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSocket as unknown as WebSocketLike): Observable<TransportSignal> {
+  return new Observable<TransportSignal>((subscriber) => {
+    let socket: SocketLike;
+    try {
+      socket = new Ctor(url);
+    } catch (error) {
+      // A malformed URL throws synchronously; report it like any failed connection.
+      subscriber.next({ type: 'close', code: 1006, reason: error instanceof Error ? error.message.replace(/token=[^&\s]+/g, 'token=[redacted]') : 'could not open' });
+      subscriber.complete();
+      return undefined;
+    }
+    let closed = false;
+    const transport: Transport = {
+      send: (data) => {
+        if (socket.readyState === OPEN) socket.send(data);
+      },
+      close: (code, reason) => {
+        if (socket.readyState === OPEN || socket.readyState === CONNECTING) socket.close(code, reason);
+      },
+    };
+    socket.onopen = () => subscriber.next({ type: 'open', transport });
+    const nodeSocket = socket as unknown as Partial<NodeStyleSocket>;
+    if (typeof nodeSocket.on === 'function') {
+      nodeSocket.on('message', (data, isBinary) => {
+        if (!isBinary) subscriber.next(data.toString());
+      });
+    } else {
+      socket.onmessage = (event) => {
+        if (typeof event.data === 'string') subscriber.next(event.data);
+      };
+    }
+    // Errors are always followed by a close event, which carries the code; nothing to do here.
+    socket.onerror = () => {};
+    socket.onclose = (event) => {
+      closed = true;
+      subscriber.next({ type: 'close', code: event.code, reason: event.reason });
+      subscriber.complete();
+    };
+    return () => {
+      socket.onopen = null;
+      socket.onmessage = null;
+      socket.onclose = null;
+      if (!closed) transport.close(1000, 'client closed');
+    };
+  });
+}

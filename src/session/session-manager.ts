@@ -1,0 +1,121 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { ServiceApi } from '../api/service-api.js';
+import { ApiError } from '../errors/api-error.js';
+import { AuthenticationError } from '../errors/authentication-error.js';
+import { INSPECT } from '../util/inspect.js';
+import { Session } from './session.js';
+
+export interface SessionManagerOptions {
+  /** The app (bot) id sent with the API key when authenticating. */
+  appId?: string;
+  /** The API key, so a restored session whose refresh token has died can authenticate again. */
+  apiKey?: string;
+  /** Current time in ms (the client's scheduler clock). */
+  now?: () => number;
+}
+
+/**
+ * Holds the session (SPEC §4.1.2): authenticates with the API key, refreshes
+ * with the refresh token, falls back to the API key when the refresh token
+ * is dead too, and never loops on credentials the server refuses.
+ */
+export class SessionManager {
+  private session: Session | undefined;
+  #apiKey: string | undefined;
+  private refreshing: Promise<Session> | undefined;
+  private readonly sessions = new BehaviorSubject<Session | undefined>(undefined);
+  /** The current session, whenever it changes (authentication, refresh, logout). */
+  readonly session$: Observable<Session | undefined> = this.sessions.asObservable();
+
+  constructor(
+    private readonly apiClient: ServiceApi,
+    session?: Session,
+    private readonly options: SessionManagerOptions = {},
+  ) {
+    this.#apiKey = options.apiKey;
+    if (session) this.set(session);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)() / 1000;
+  }
+
+  private set(session: Session | undefined): void {
+    this.session = session;
+    this.apiClient.useSession(session);
+    this.sessions.next(session);
+  }
+
+  /** Exchanges the API key for a new session and keeps it. A refused key is an {@link AuthenticationError}. */
+  async authenticate(apiKey: string): Promise<Session> {
+    try {
+      const response = await this.apiClient.authenticate(apiKey, this.options.appId ?? '');
+      this.#apiKey = apiKey;
+      const session = new Session(response);
+      this.set(session);
+      return session;
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        throw new AuthenticationError(`the API key was refused: ${error.message}`, error.status, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A fresh session: refreshes with the refresh token, or authenticates again
+   * with the API key when the refresh token is expired or refused. Concurrent
+   * calls share one refresh.
+   */
+  refresh(): Promise<Session> {
+    this.refreshing ??= this.doRefresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<Session> {
+    const current = this.session;
+    if (current && !current.isrefreshexpired(this.now())) {
+      try {
+        const response = await this.apiClient.refreshSession(current.refresh_token);
+        current.update(response.token, response.refresh_token);
+        if (response.api_url) current.api_url = response.api_url;
+        if (response.ws_url) current.ws_url = response.ws_url;
+        this.set(current);
+        return current;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401)) throw error;
+        // The refresh token is dead: fall through to the API key.
+      }
+    }
+    if (!this.#apiKey) throw new AuthenticationError('the session cannot be refreshed and no API key is known to authenticate again');
+    return this.authenticate(this.#apiKey);
+  }
+
+  /** Invalidates the session's tokens on the server. Resolves false when there was no session. */
+  async logout(): Promise<boolean> {
+    if (!this.session) return false;
+    await this.apiClient.logout();
+    this.set(undefined);
+    return true;
+  }
+
+  getSession(): Session | undefined {
+    return this.session;
+  }
+
+  /** A secret-free description. */
+  toJSON(): Record<string, unknown> {
+    return { session: this.session?.toJSON(), canReauthenticate: this.#apiKey !== undefined };
+  }
+
+  [INSPECT](): string {
+    return `SessionManager ${JSON.stringify(this.toJSON())}`;
+  }
+
+  /** Stops announcing sessions (the client is being destroyed). */
+  dispose(): void {
+    this.sessions.complete();
+  }
+}

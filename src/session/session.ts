@@ -1,0 +1,135 @@
+import { jwtDecode } from 'jwt-decode';
+import { ValidationError } from '../errors/validation-error.js';
+import { INSPECT } from '../util/inspect.js';
+
+/** Claims clanstream reads from session and refresh tokens. */
+interface TokenClaims {
+  exp?: number;
+  uid?: string;
+  usn?: string;
+  vars?: Record<string, string>;
+}
+
+/** A session as it can be stored and given back to {@link Session.restore}. Contains secrets: store it safely. */
+export interface StoredSession {
+  token: string;
+  refresh_token: string;
+  created_at: number;
+  user_id?: string;
+  username?: string;
+  api_url?: string;
+  ws_url?: string;
+}
+
+function decode(token: string, field: string): TokenClaims {
+  try {
+    return jwtDecode<TokenClaims>(token);
+  } catch {
+    // The message names the field only: the token itself is a secret.
+    throw new ValidationError([{ path: field, message: 'is not a JWT', code: 'invalid' }], 'session');
+  }
+}
+
+function requireString(input: Record<string, unknown>, key: 'token' | 'refresh_token'): string {
+  const value = input[key];
+  if (typeof value !== 'string' || value === '') {
+    throw new ValidationError([{ path: key, message: 'is required and must be a non-empty string', code: 'invalid' }], 'session');
+  }
+  return value;
+}
+
+/**
+ * An authenticated session (SPEC §2.3): the session token (a JWT), the refresh
+ * token, their expiry times (UNIX seconds, decoded from the tokens), the user
+ * and the base URLs the server handed out. Tokens never appear in `toJSON`
+ * or `util.inspect` output.
+ */
+export class Session {
+  token!: string;
+  refresh_token!: string;
+  readonly created_at: number;
+  expires_at?: number;
+  refresh_expires_at?: number;
+  user_id?: string;
+  username?: string;
+  vars?: Record<string, string>;
+  api_url?: string;
+  /** Base URL of the gateway (`{ws_url}/ws`). */
+  ws_url?: string;
+
+  /** Builds a session from an authentication response; `token` and `refresh_token` are required. */
+  constructor(apiSession: unknown) {
+    if (typeof apiSession !== 'object' || apiSession === null) {
+      throw new ValidationError([{ path: '', message: 'a session needs token and refresh_token', code: 'invalid' }], 'session');
+    }
+    const input = apiSession as Record<string, unknown>;
+    const token = requireString(input, 'token');
+    const refresh = requireString(input, 'refresh_token');
+    this.created_at = typeof input.created_at === 'number' ? input.created_at : Math.floor(Date.now() / 1000);
+    if (typeof input.user_id === 'string') this.user_id = input.user_id;
+    if (typeof input.username === 'string') this.username = input.username;
+    if (typeof input.api_url === 'string') this.api_url = input.api_url;
+    if (typeof input.ws_url === 'string') this.ws_url = input.ws_url;
+    this.update(token, refresh);
+    // Secrets are own properties (SPEC names them) but must not show up when the object is listed.
+    Object.defineProperty(this, 'token', { enumerable: false });
+    Object.defineProperty(this, 'refresh_token', { enumerable: false });
+  }
+
+  /** Whether the session token has expired at `currenttime` (UNIX seconds). */
+  isexpired(currenttime: number): boolean {
+    return this.expires_at !== undefined && this.expires_at <= currenttime;
+  }
+
+  /** Whether the refresh token has expired at `currenttime` (UNIX seconds). */
+  isrefreshexpired(currenttime: number): boolean {
+    return this.refresh_expires_at !== undefined && this.refresh_expires_at <= currenttime;
+  }
+
+  /** Replaces both tokens and re-derives expiry times, user and variables by decoding them. */
+  update(token: string, refreshToken: string): void {
+    const claims = decode(token, 'token');
+    const refreshClaims = decode(refreshToken, 'refresh_token');
+    this.token = token;
+    this.refresh_token = refreshToken;
+    if (typeof claims.exp === 'number') this.expires_at = claims.exp;
+    else delete this.expires_at;
+    if (typeof refreshClaims.exp === 'number') this.refresh_expires_at = refreshClaims.exp;
+    else delete this.refresh_expires_at;
+    if (typeof claims.uid === 'string') this.user_id = claims.uid;
+    if (typeof claims.usn === 'string') this.username = claims.usn;
+    this.vars = { ...(claims.vars ?? {}) };
+  }
+
+  /** Rebuilds a session from what {@link Session.toStorable} returned (or an authentication response). */
+  static restore(session: unknown): Session {
+    return new Session(session);
+  }
+
+  /** Everything needed to restore the session later, including its tokens. Store it safely. */
+  toStorable(): StoredSession {
+    const out: StoredSession = { token: this.token, refresh_token: this.refresh_token, created_at: this.created_at };
+    if (this.user_id !== undefined) out.user_id = this.user_id;
+    if (this.username !== undefined) out.username = this.username;
+    if (this.api_url !== undefined) out.api_url = this.api_url;
+    if (this.ws_url !== undefined) out.ws_url = this.ws_url;
+    return out;
+  }
+
+  /** A secret-free description for logs. */
+  toJSON(): Record<string, unknown> {
+    return {
+      user_id: this.user_id,
+      username: this.username,
+      created_at: this.created_at,
+      expires_at: this.expires_at,
+      refresh_expires_at: this.refresh_expires_at,
+      api_url: this.api_url,
+      ws_url: this.ws_url,
+    };
+  }
+
+  [INSPECT](): string {
+    return `Session ${JSON.stringify(this.toJSON())}`;
+  }
+}

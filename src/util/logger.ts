@@ -1,0 +1,39 @@
+import type { SecretRedactor } from './redact.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Where clanstream writes what it does. `console` fits; the default writes nothing. */
+export interface Logger {
+  debug(message: string, ...details: unknown[]): void;
+  info(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+  error(message: string, ...details: unknown[]): void;
+}
+
+const noop = (): void => {};
+
+/** Writes nothing. */
+export const silentLogger: Logger = { debug: noop, info: noop, warn: noop, error: noop };
+
+function scrub(redactor: SecretRedactor, value: unknown): unknown {
+  if (typeof value === 'string') return redactor.redact(value);
+  if (value instanceof Error) return redactor.redact(`${value.name}: ${value.message}`);
+  if (typeof value === 'object' && value !== null) {
+    try {
+      return JSON.parse(redactor.redact(JSON.stringify(value))) as unknown;
+    } catch {
+      return '[unserialisable]';
+    }
+  }
+  return value;
+}
+
+/** Wraps a logger so no secret known to the redactor reaches it. */
+export function redactingLogger(inner: Logger, redactor: SecretRedactor): Logger {
+  const wrap =
+    (level: LogLevel) =>
+    (message: string, ...details: unknown[]): void => {
+      inner[level](redactor.redact(message), ...details.map((d) => scrub(redactor, d)));
+    };
+  return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
+}

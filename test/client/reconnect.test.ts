@@ -1,0 +1,321 @@
+/**
+ * Staying connected (DESIGN "Nothing is lost silently", PROTOCOL §4.3,
+ * §4.7–§4.10, §4.14): dropped sockets during a burst, a silent server caught
+ * by the heartbeat, expiring session and refresh tokens, resumes that fail
+ * and become a resync, refreshing before expiry, and servers that never
+ * finish a handshake.
+ */
+import { createServer, type Socket } from 'node:net';
+import { asyncScheduler } from 'rxjs';
+import { WebSocketServer } from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionError, Events, GatewayConnection, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent } from '../../src/index.js';
+import { authenticate } from '../helpers/raw.js';
+import { until } from '../helpers/client.js';
+import { sleep, Tracker, type World } from './support.js';
+
+const t = new Tracker();
+afterEach(() => t.cleanup());
+
+const ofType = <T extends LifecycleEvent['type']>(events: LifecycleEvent[], type: T) => events.filter((e): e is Extract<LifecycleEvent, { type: T }> => e.type === type);
+
+/** Sends a marker and waits for it: everything sent before it has been delivered (or never will be). */
+async function settle(w: World, received: ChannelMessage[]): Promise<void> {
+  const marker = w.emu.as(w.alice.id).send(w.general, `marker ${Date.now()}`);
+  await until(() => received.some((m) => m.message_id === marker.message_id), 'the marker message', 10_000);
+}
+
+/** Ids of the messages the emulator stored in a channel, in order. */
+const storedIds = (w: World) => w.emu.messages(w.general).map((m) => m.message_id);
+
+describe('dropped connections', () => {
+  it('delivers every message of a 300-message burst exactly once and in order across three drops', async () => {
+    const w = await t.world();
+    const client = t.client(w);
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+
+    let drops = 0;
+    for (let i = 0; i < 300; i++) {
+      w.emu.as(w.alice.id).send(w.general, `burst ${i}`);
+      if (i % 20 === 19) await sleep(1);
+      if (i === 75 || i === 150 || i === 225) {
+        // Each drop must hit a live socket: wait until the previous reconnect finished.
+        await until(() => ofType(lifecycle, 'reconnected').length === drops, `reconnect ${drops}`, 10_000);
+        w.emu.dropConnections();
+        drops += 1;
+      }
+    }
+    await until(() => ofType(lifecycle, 'reconnected').length === 3, 'three reconnects', 10_000);
+    await settle(w, received);
+
+    const ids = received.map((m) => m.message_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(storedIds(w));
+    expect(ids).toHaveLength(301);
+    const disconnected = ofType(lifecycle, 'disconnected');
+    expect(disconnected).toHaveLength(3);
+    expect(disconnected.every((e) => e.code === 1006 && e.willReconnect)).toBe(true);
+    expect(ofType(lifecycle, 'reconnected').every((e) => e.resumed)).toBe(true);
+    expect(lifecycle.map((e) => e.type)).toEqual(['ready', 'disconnected', 'reconnected', 'disconnected', 'reconnected', 'disconnected', 'reconnected']);
+    // One gateway session throughout: three resumes, never a second start.
+    expect(w.emu.wire.frames('start')).toHaveLength(1);
+    expect(w.emu.wire.frames('resume')).toHaveLength(3);
+    expect(w.emu.sessions(w.bot.botId)).toHaveLength(1);
+    expect(client.status).toBe('ready');
+  });
+
+  it('reports reconnected {resumed: true, replayed} with the events missed while disconnected', async () => {
+    const w = await t.world();
+    const client = t.client(w, { reconnect: { baseMs: 200, capMs: 200 }, random: () => 0.99 });
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    const sessionId = client.gateway.currentSessionId;
+    w.emu.dropConnections();
+    await until(() => ofType(lifecycle, 'disconnected').length === 1, 'the disconnect');
+    // The client waits 198 ms before reconnecting: these two are replayed by the resume.
+    const missed = [w.emu.as(w.alice.id).send(w.general, 'missed 1'), w.emu.as(w.bob.id).send(w.general, 'missed 2')];
+    await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect');
+    expect(ofType(lifecycle, 'reconnected')[0]).toEqual({ type: 'reconnected', sessionId, resumed: true, replayed: 2, downtimeMs: expect.any(Number) });
+    await settle(w, received);
+    expect(received.slice(0, 2).map((m) => m.message_id)).toEqual(missed.map((m) => m.message_id));
+    expect(w.emu.wire.frames('resume').map((f) => f.body)).toEqual([{ session_id: sessionId, seq: 0 }]);
+  });
+});
+
+describe('heartbeat', () => {
+  it('detects a silent server, then reconnects and resumes with nothing lost once it answers again', async () => {
+    const w = await t.world({ heartbeatIntervalMs: 100 });
+    const client = t.client(w, { heartbeatTimeoutMs: 300 });
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    const before = w.emu.as(w.alice.id).send(w.general, 'before');
+    await until(() => received.length === 1, 'the first message');
+    await until(() => w.emu.wire.frames('ping').length >= 2, 'pings at the announced interval');
+
+    w.emu.pause();
+    const during = [w.emu.as(w.alice.id).send(w.general, 'during 1'), w.emu.as(w.alice.id).send(w.general, 'during 2')];
+    await until(() => ofType(lifecycle, 'disconnected').length === 1, 'the heartbeat to notice', 5000);
+    const [disconnected] = ofType(lifecycle, 'disconnected');
+    expect(disconnected).toMatchObject({ code: 4000, reason: expect.stringMatching(/no pong within 300 ms|timed out/), willReconnect: true });
+    expect(client.status).toBe('reconnecting');
+
+    w.emu.resume();
+    await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect', 5000);
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: true });
+    await settle(w, received);
+    const ids = received.map((m) => m.message_id);
+    expect(ids.slice(0, 3)).toEqual([before, ...during].map((m) => m.message_id));
+    expect(ids).toEqual(storedIds(w));
+    expect(client.status).toBe('ready');
+  });
+});
+
+describe('expiring tokens', () => {
+  it('refreshes the session after close 4004 and resumes', async () => {
+    const w = await t.world();
+    const client = t.client(w);
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    const oldToken = client.sessionManager.getSession()?.token;
+
+    w.emu.expireTokens();
+    const during = w.emu.as(w.alice.id).send(w.general, 'while expired');
+    await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect');
+    expect(ofType(lifecycle, 'disconnected')[0]).toMatchObject({ code: 4004, willReconnect: true });
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: true });
+    expect(w.emu.wire.requests('/v2/account/session/refresh').map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
+    expect(w.emu.wire.requests('/v2/apps')).toHaveLength(1);
+    expect(client.sessionManager.getSession()?.token).not.toBe(oldToken);
+    await settle(w, received);
+    expect(received[0]?.message_id).toBe(during.message_id);
+    expect(received.map((m) => m.message_id)).toEqual(storedIds(w));
+  });
+
+  it('authenticates again with the API key when the refresh token has expired too, and resumes', async () => {
+    const w = await t.world();
+    const client = t.client(w);
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    const errors = t.record(client.errors$);
+    await client.login();
+
+    w.emu.expireTokens({ refresh: true });
+    const during = w.emu.as(w.alice.id).send(w.general, 'while everything expired');
+    await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect');
+    expect(w.emu.wire.requests('/v2/account/session/refresh').map((r) => r.status)).toEqual([401]);
+    expect(w.emu.wire.requests('/v2/apps/authenticate/token').map((r) => r.status)).toEqual([200, 200]);
+    // A gateway session belongs to the user, not to the authentication: it is resumed.
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: true });
+    await settle(w, received);
+    expect(received[0]?.message_id).toBe(during.message_id);
+    expect(errors.filter((e) => e.kind === 'connection' || e.kind === 'authentication')).toEqual([]);
+  });
+
+  // A client restored from a stored session still knows its API key, so it can authenticate again when refresh fails.
+  it('re-authenticates with the configured API key when a restored session can no longer be refreshed', async () => {
+    const w = await t.world();
+    const stored = Session.restore(await authenticate(w.emu.url, { id: w.bot.botId, token: w.bot.token })).toStorable();
+    const client = t.client(w);
+    const lifecycle = t.record(client.lifecycle$);
+    const errors = t.record(client.errors$);
+    client.initManager(w.emu.url, stored);
+    await client.login();
+    w.emu.expireTokens({ refresh: true });
+    await until(() => ofType(lifecycle, 'reconnected').length === 1 || errors.some((e) => e instanceof ConnectionError), 'a reconnect or a fatal error');
+    expect(errors).toEqual([]);
+    expect(w.emu.wire.requests('/v2/apps/authenticate/token').map((r) => r.status)).toEqual([200, 200]);
+    expect(client.status).toBe('ready');
+  });
+});
+
+describe('resume that fails', () => {
+  it('buffer_exceeded: starts a fresh session, emits resync, and keeps receiving new events', async () => {
+    const w = await t.world({ resumeBufferSize: 5 });
+    const client = t.client(w);
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    const oldSession = client.gateway.currentSessionId;
+    w.emu.as(w.alice.id).send(w.general, 'before');
+    await until(() => received.length === 1, 'the first message');
+
+    // While the server holds everything, 20 events overflow the 5-event resume buffer; then the socket is cut.
+    w.emu.pause();
+    for (let i = 0; i < 20; i++) w.emu.as(w.alice.id).send(w.general, `lost ${i}`);
+    w.emu.dropConnections();
+    await until(() => ofType(lifecycle, 'disconnected').length === 1, 'the disconnect');
+    w.emu.resume();
+
+    await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync event', 5000);
+    expect(lifecycle.map((e) => e.type)).toEqual(['ready', 'disconnected', 'reconnected', 'resync']);
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: false, replayed: 0 });
+    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: 'buffer_exceeded' });
+    expect(w.emu.wire.frames('resume').map((f) => f.body)).toEqual([{ session_id: oldSession, seq: 1 }]);
+    expect(w.emu.wire.frames('start')).toHaveLength(2);
+    const newSession = client.gateway.currentSessionId;
+    expect(newSession).not.toBe(oldSession);
+    expect(w.emu.sessions(w.bot.botId).find((s) => s.id === newSession)).toMatchObject({ connected: true });
+    // The fresh session joined the clan again, so new events arrive.
+    expect(w.emu.wire.frames('clan_join').map((f) => f.body)).toEqual([{ clan_id: w.clanId }, { clan_id: w.clanId }]);
+    const after = w.emu.as(w.bob.id).send(w.general, 'after the resync');
+    await until(() => received.some((m) => m.message_id === after.message_id), 'a message on the fresh session');
+    expect(received.filter((m) => m.message_id === after.message_id)).toHaveLength(1);
+  });
+
+  it('unknown_session: a session forgotten after the resume window also ends in a resync', async () => {
+    // The emulator forgets detached sessions after 50 ms (swept every 50 ms); the client waits ~700 ms to reconnect.
+    const w = await t.world({ resumeWindowMs: 50, handshakeTimeoutMs: 200 });
+    const client = t.client(w, { reconnect: { baseMs: 700, capMs: 700 }, random: () => 0.999 });
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    w.emu.dropConnections();
+    await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync event', 5000);
+    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: 'unknown_session' });
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: false });
+    const after = w.emu.as(w.alice.id).send(w.general, 'after');
+    await until(() => received.some((m) => m.message_id === after.message_id), 'a message on the fresh session');
+  });
+});
+
+describe('refresh before expiry', () => {
+  it('refreshes before the token expires, moves the live socket onto the new token, and stays connected', async () => {
+    // Tokens live 2 s (exp = iat + 2, iat rounded down); the client refreshes min(refreshMarginMs, a fifth of
+    // the lifetime) = 400 ms before exp, and sends token_refresh so the socket is not closed at expiry.
+    const w = await t.world({ tokenTtlSeconds: 2 });
+    const client = t.client(w, { refreshMarginMs: 1000 });
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    const expiresAt = client.sessionManager.getSession()?.expires_at;
+    const firstToken = client.sessionManager.getSession()?.token;
+    if (expiresAt === undefined) throw new Error('the session has no expiry');
+
+    await until(() => w.emu.wire.frames('token_refresh').length > 0, 'token_refresh on the live socket', 5000);
+    const [refresh] = w.emu.wire.requests('/v2/account/session/refresh');
+    expect(refresh).toMatchObject({ method: 'POST', status: 200 });
+    // The refresh reached the server before the first token's exp.
+    expect(refresh?.at).toBeLessThan(expiresAt * 1000);
+    const [moved] = w.emu.wire.frames('token_refresh');
+    const movedTo = (moved?.body as { token?: string } | undefined)?.token;
+    expect(movedTo).toEqual(expect.any(String));
+    expect(movedTo).not.toBe(firstToken);
+    // Past the first token's expiry (it works until up to a second after exp), the first socket is still open.
+    await sleep(Math.max(0, expiresAt * 1000 + 1300 - Date.now()));
+    expect(lifecycle.map((e) => e.type)).toEqual(['ready']);
+    expect(ofType(lifecycle, 'disconnected').filter((e) => e.code === 4004)).toEqual([]);
+    expect(w.emu.wire.frames('connect')).toHaveLength(1);
+    expect(client.status).toBe('ready');
+    const sent = w.emu.as(w.alice.id).send(w.general, 'still here');
+    await until(() => received.some((m) => m.message_id === sent.message_id), 'a message after the first expiry');
+  }, 20_000);
+});
+
+describe('servers that never finish a handshake', () => {
+  function connectionTo(url: string, reports: ClanstreamError[]): GatewayConnection {
+    const connection = new GatewayConnection({
+      url: () => url,
+      scheduler: asyncScheduler,
+      random: () => 0.5,
+      reconnect: { baseMs: 10, capMs: 20, maxAttempts: Infinity, loginAttempts: 2 },
+      heartbeatTimeoutMs: 300,
+      requestTimeoutMs: 200,
+      refreshToken: async () => undefined,
+      deliver: () => undefined,
+      report: (error) => void reports.push(error),
+    });
+    t.onCleanup(() => connection.dispose());
+    return connection;
+  }
+
+  it('gives up after loginAttempts when the server opens the socket but never says hello', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    let sockets = 0;
+    server.on('connection', () => (sockets += 1));
+    t.onCleanup(() => {
+      for (const ws of server.clients) ws.terminate();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const reports: ClanstreamError[] = [];
+    const connection = connectionTo(`ws://127.0.0.1:${port}/ws?protocol=1&token=x`, reports);
+    const error = await connection.connect().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).message).toMatch(/after 2 attempts.*handshake did not finish in time/);
+    expect(sockets).toBe(2);
+    expect(connection.status$.value).toBe('closed');
+  });
+
+  // The handshake deadline runs from the start of each attempt, so a server that never answers the upgrade is caught.
+  it('gives up after loginAttempts when the server accepts TCP but never answers the upgrade', async () => {
+    const held: Socket[] = [];
+    const server = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    t.onCleanup(() => {
+      for (const socket of held) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const reports: ClanstreamError[] = [];
+    const connection = connectionTo(`ws://127.0.0.1:${port}/ws?protocol=1&token=x`, reports);
+    const outcome = await Promise.race([
+      connection.connect().then(
+        () => 'connected',
+        (e: unknown) => e,
+      ),
+      sleep(3000).then(() => 'still waiting after 3 s'),
+    ]);
+    expect(outcome).toBeInstanceOf(ConnectionError);
+  });
+});
