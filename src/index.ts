@@ -47,3 +47,4 @@ export { newMessagesOnly } from './events/operators/new-messages-only.js';
 export { command, parseCommand, splitArgs, type CommandInvocation } from './events/operators/command.js';
 export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LogLevel } from './util/logger.js';
+export * from './wallet/index.js';
