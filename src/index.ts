@@ -2,25 +2,44 @@
  * clanstream: a reactive TypeScript client for the clan chat platform.
  * This entry point is browser-safe: nothing here imports a Node built-in.
  */
+
+// The client
+export { ServiceClient, LOGIN_RESULT } from './client/service-client.js';
+export { CLIENT_DEFAULTS, resolveConfig, loginBaseUrl, type ClientConfigDto, type ReconnectOptions, type ApiRetryOptions, type ResolvedClientConfig } from './client/config.js';
+export { InboundPipeline, type EventStep, type SyncHooks } from './client/inbound-pipeline.js';
+export { Session, type StoredSession } from './session/session.js';
+export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
+export { ServiceApi, type PageQuery, type ServiceApiOptions } from './api/service-api.js';
+
+// The gateway
+export * from './gateway/protocol.js';
+export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester } from './gateway/connection.js';
+export { openTransport, type SocketLike, type WebSocketLike, type Transport, type TransportSignal } from './gateway/transport.js';
+export { decodeFrame, type ServerFrame } from './gateway/codec.js';
+export { heartbeat, HeartbeatTimeout } from './gateway/heartbeat.js';
+export type { ConnectionStatus, LifecycleEvent, LifecycleType, LifecycleOf } from './gateway/lifecycle.js';
+
+// Events and stream operators
+export { Events, ALL_EVENTS, isEventName } from './events/names.js';
+export type * from './events/payloads.js';
+export { EventRouter } from './events/router.js';
+export { ListenerRegistry, type Listener } from './events/listeners.js';
+export { iterate, ITERATE_DEFAULTS, type IterateOptions } from './events/iterate.js';
+export { notFromSelf, type SelfRef } from './events/operators/not-from-self.js';
+export { newMessagesOnly } from './events/operators/new-messages-only.js';
+export { command, parseCommand, splitArgs, type CommandInvocation } from './events/operators/command.js';
+
+// The data model and its validation
 export * from './model/enums.js';
 export type * from './model/content.js';
 export type * from './model/api.js';
-export { Events, ALL_EVENTS, isEventName } from './events/names.js';
-export type * from './events/payloads.js';
-export * from './errors/index.js';
-export * from './gateway/protocol.js';
-export { EButtonMessageStyle, EMessageComponentType, EMessageSelectType, EMarkdownType } from './interactive/enums.js';
 export { validateMessageParts, type MessageParts } from './validation/message.js';
 export { MESSAGE_LIMITS } from './validation/limits.js';
-export type * from './webhooks/types.js';
-export {
-  validateChannelWebhookBody,
-  validateChannelWebhookMessage,
-  validateClanWebhookBody,
-  validateClanWebhookContent,
-  validateClanWebhookMessage,
-  WEBHOOK_LIMITS,
-} from './webhooks/validate.js';
+
+// Errors
+export * from './errors/index.js';
+
+// Token transfers
 export { addressOf } from './wallet/address.js';
 export { toUnits, formatUnits, unitsToTokens, TOKEN_DECIMALS } from './wallet/amount.js';
 export { TxType, signedBytes, type TxMsg, type TransferExtraInfo } from './wallet/transaction.js';
@@ -28,23 +47,12 @@ export { encodeSignature, decodeSignature, type DecodedSignature } from './walle
 export { generateEphemeralKeyPair, keyPairFromSeed, seedToPkcs8, pkcs8ToSeed, type IEphemeralKeyPair } from './wallet/keys.js';
 export { JSON_RPC_ERRORS } from './wallet/jsonrpc.js';
 export type * from './wallet/jsonrpc.js';
-export { ServiceClient, LOGIN_RESULT } from './client/service-client.js';
-export { CLIENT_DEFAULTS, resolveConfig, loginBaseUrl, type ClientConfigDto, type ReconnectOptions, type ApiRetryOptions, type ResolvedClientConfig } from './client/config.js';
-export { InboundPipeline, type EventStep, type SyncHooks } from './client/inbound-pipeline.js';
-export { Session, type StoredSession } from './session/session.js';
-export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
-export { ServiceApi, type PageQuery, type ServiceApiOptions } from './api/service-api.js';
-export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester } from './gateway/connection.js';
-export { openTransport, type SocketLike, type WebSocketLike, type Transport, type TransportSignal } from './gateway/transport.js';
-export { decodeFrame, type ServerFrame } from './gateway/codec.js';
-export { heartbeat, HeartbeatTimeout } from './gateway/heartbeat.js';
-export type { ConnectionStatus, LifecycleEvent, LifecycleType, LifecycleOf } from './gateway/lifecycle.js';
-export { EventRouter } from './events/router.js';
-export { ListenerRegistry, type Listener } from './events/listeners.js';
-export { iterate, ITERATE_DEFAULTS, type IterateOptions } from './events/iterate.js';
-export { notFromSelf, type SelfRef } from './events/operators/not-from-self.js';
-export { newMessagesOnly } from './events/operators/new-messages-only.js';
-export { command, parseCommand, splitArgs, type CommandInvocation } from './events/operators/command.js';
+export * from './wallet/index.js';
+
+// Webhooks and interactive messages
+export * from './webhooks/index.js';
+export * from './interactive/index.js';
+
+// Utilities
 export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LogLevel } from './util/logger.js';
-export * from './wallet/index.js';

@@ -1,19 +1,24 @@
 import { runEmulator, EMULATOR_USAGE } from './emulator-command.js';
 import { UsageError } from './args.js';
+import { runWebhook, WEBHOOK_USAGE } from './webhook-command.js';
 
 const USAGE = `Usage: clanstream <command> [options]
 
 Commands:
   emulator      start a local emulator of the platform
+  webhook       post a message through a channel or clan webhook
 
 Run "clanstream <command> --help" for a command's options.
 
-${EMULATOR_USAGE}`;
+${EMULATOR_USAGE}
+
+${WEBHOOK_USAGE}`;
 
 type Command = (argv: string[], out: (line: string) => void) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   emulator: runEmulator,
+  webhook: runWebhook,
 };
 
 /** Runs the command line; resolves with the exit code. */

@@ -505,12 +505,26 @@ describe('closeSocket()', () => {
   // closeSocket() while connecting settles login() with a ClosedError.
   it('rejects a login() that is still connecting when closeSocket() is called, with a ClosedError', async () => {
     const w = await t.world();
-    const client = t.client(w);
+    // A socket that never opens keeps login() in its connecting phase for as long as the test needs.
+    let opened = 0;
+    class NeverOpens {
+      readyState = 0;
+      onopen = null;
+      onmessage = null;
+      onclose = null;
+      onerror = null;
+      constructor() {
+        opened += 1;
+      }
+      send(): void {}
+      close(): void {}
+    }
+    const client = t.client(w, { WebSocket: NeverOpens });
     const login = client.login().then(
       () => 'resolved',
       (e: unknown) => e,
     );
-    await until(() => w.emu.wire.frames('connect').length > 0, 'the gateway socket');
+    await until(() => opened > 0, 'the gateway socket');
     client.closeSocket();
     const outcome = await Promise.race([login, sleep(2000).then(() => 'still pending after 2 s')]);
     expect(outcome).toBeInstanceOf(ClosedError);

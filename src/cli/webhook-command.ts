@@ -1,0 +1,95 @@
+import { ApiError } from '../errors/api-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { ApiWebhookResult } from '../model/api.js';
+import { REDACTED } from '../util/redact.js';
+import { ChannelWebhook } from '../webhooks/channel-webhook.js';
+import { ClanWebhook } from '../webhooks/clan-webhook.js';
+import type { WebhookMarkdown } from '../webhooks/types.js';
+import { parseChannelWebhookUrl, parseClanWebhookUrl } from '../webhooks/url.js';
+import { parse, UsageError } from './args.js';
+
+export const WEBHOOK_USAGE = `Usage: clanstream webhook channel <url> --text "…" [--pre]
+       clanstream webhook clan <url> <user> --text "…" [--pre]
+
+Posts a message through a webhook and prints the new message's id.
+
+  channel <url>          {webhook_url}/webhooks/{channelId}/{token}: posts into that channel
+  clan <url> <user>      {webhook_url}/clanwebhooks/{token}: a direct message to <user>
+                         (a user id or username; the user must be a member of the clan)
+  --text T               the message text (required)
+  --pre                  show the whole text preformatted (one "pre" range)
+  --timeout MS           per-attempt timeout in ms (default 7000)
+  --retries N            retries of 429, 5xx and network failures (default 3)
+
+Exit codes: 0 sent, 1 refused by the server (its message is printed), 2 usage error.
+The webhook token is never printed.`;
+
+function numberOption(text: string | undefined, name: string, integer: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`--${name} must be a non-negative ${integer ? 'integer' : 'number'}, got "${text}"`);
+  }
+  return value;
+}
+
+/** Removes every given secret from a text. */
+function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => (secret !== '' ? out.split(secret).join(REDACTED) : out), text);
+}
+
+/** The URL and its token (when it parses), to remove from anything printed. */
+function secretsOf(kind: string | undefined, url: string | undefined): string[] {
+  if (url === undefined) return [];
+  try {
+    const token = kind === 'clan' ? parseClanWebhookUrl(url).token : parseChannelWebhookUrl(url).token;
+    return [url, token];
+  } catch {
+    // A URL that does not parse is never repeated by the errors it causes.
+    return [url];
+  }
+}
+
+/** `clanstream webhook channel|clan …`: sends one message and prints its id. */
+export async function runWebhook(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    text: { type: 'string', short: 't' },
+    pre: { type: 'boolean' },
+    timeout: { type: 'string' },
+    retries: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    out(WEBHOOK_USAGE);
+    return 0;
+  }
+  const [kind, url, user, ...extra] = positionals;
+  const secrets = secretsOf(kind, url);
+  try {
+    if (kind !== 'channel' && kind !== 'clan') throw new UsageError('the first argument must be "channel" or "clan"');
+    if (url === undefined) throw new UsageError(`missing <url> of the ${kind} webhook`);
+    if (kind === 'clan' && user === undefined) throw new UsageError('missing <user>: the recipient\'s user id or username');
+    if ((kind === 'channel' && user !== undefined) || extra.length > 0) throw new UsageError('too many arguments (quote the text and pass it with --text)');
+    const text = values.text;
+    if (text === undefined) throw new UsageError('--text is required');
+    const timeout = numberOption(values.timeout, 'timeout', false);
+    const retries = numberOption(values.retries, 'retries', true);
+    const options = { ...(timeout !== undefined ? { timeout } : {}), ...(retries !== undefined ? { retries } : {}) };
+    const mk: WebhookMarkdown[] | undefined = values.pre ? [{ type: 'pre', s: 0, e: text.length }] : undefined;
+
+    let result: ApiWebhookResult;
+    if (kind === 'channel') {
+      result = await new ChannelWebhook(url, options).send({ t: text, ...(mk ? { mk } : {}) });
+    } else {
+      result = await new ClanWebhook(url, options).send(user!, { content: { t: text, ...(mk ? { mk } : {}) } });
+    }
+    out(result.message_id);
+    return 0;
+  } catch (error) {
+    // Input the request never got past is a usage error (2); a refusal by the server is a failure (1).
+    if (error instanceof UsageError) throw new UsageError(redact(error.message, secrets));
+    if (error instanceof ValidationError) throw new UsageError(redact(error.message, secrets));
+    if (error instanceof ApiError) throw new Error(redact(error.message, secrets));
+    throw new Error(redact(error instanceof Error ? error.message : String(error), secrets));
+  }
+}

@@ -1,0 +1,75 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { IMessageActionRow } from '../model/content.js';
+import { assertValid, Checks } from './checks.js';
+import { componentBuilder, validateComponent, type ComponentInput } from './component.js';
+import { INTERACTIVE_LIMITS } from './limits.js';
+
+/**
+ * An immutable action row builder: a row of up to 5 components (buttons,
+ * selects, inputs, radio groups, date pickers, animations), each a builder or
+ * the JSON of an existing component.
+ *
+ * ```ts
+ * const row = new ActionRowBuilder().addComponents(
+ *   new ButtonBuilder().setId('yes').setLabel('Yes'),
+ *   new ButtonBuilder().setId('no').setLabel('No').setStyle(EButtonMessageStyle.DANGER),
+ * );
+ * ```
+ *
+ * `build()` refuses: an empty row, more than 5 components, two components
+ * with the same id, and any invalid component (paths `components[i]…`).
+ */
+export class ActionRowBuilder {
+  readonly #components: readonly ComponentInput[];
+
+  constructor(components: readonly ComponentInput[] = []) {
+    this.#components = Object.freeze([...components]);
+  }
+
+  /** A builder holding an existing row. */
+  static from(row: IMessageActionRow): ActionRowBuilder {
+    return new ActionRowBuilder(row.components);
+  }
+
+  /** The components so far (frozen). */
+  get components(): readonly ComponentInput[] {
+    return this.#components;
+  }
+
+  addComponents(...components: ComponentInput[]): ActionRowBuilder {
+    return new ActionRowBuilder([...this.#components, ...components]);
+  }
+
+  setComponents(components: readonly ComponentInput[]): ActionRowBuilder {
+    return new ActionRowBuilder(components);
+  }
+
+  /** A copy with the component of this id replaced (e.g. a button disabled after a click). */
+  replaceComponent(id: string, replace: (component: ComponentInput) => ComponentInput): ActionRowBuilder {
+    return new ActionRowBuilder(this.#components.map((c) => (componentBuilder(c).id === id ? replace(c) : c)));
+  }
+
+  validate(): ValidationIssue[] {
+    const checks = new Checks();
+    const count = this.#components.length;
+    if (count === 0) checks.add('components', 'must hold at least one component');
+    if (count > INTERACTIVE_LIMITS.maxComponentsPerRow) {
+      checks.add('components', `has ${count} components; the limit is ${INTERACTIVE_LIMITS.maxComponentsPerRow} per row`, 'too_large');
+    }
+    this.#components.forEach((component, i) => checks.nest(`components[${i}]`, validateComponent(component)));
+    checks.unique(
+      this.#components.map((c, i) => ({ path: `components[${i}].id`, value: componentBuilder(c).id })),
+      'id',
+    );
+    return checks.list;
+  }
+
+  build(): IMessageActionRow {
+    assertValid(this.validate(), 'action row');
+    return { components: this.#components.map((c) => componentBuilder(c).build()) };
+  }
+
+  toJSON(): IMessageActionRow {
+    return this.build();
+  }
+}

@@ -1,0 +1,108 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { AnimationComponent } from '../model/content.js';
+import { assertValid, Checks, compact } from './checks.js';
+import type { ComponentBuilder, ComponentOf } from './component-types.js';
+import { EMessageComponentType } from './enums.js';
+import { INTERACTIVE_LIMITS } from './limits.js';
+
+export type AnimationJson = ComponentOf<EMessageComponentType.ANIMATION>;
+
+/** What a sprite animation is made of. */
+export interface AnimationData {
+  id?: string;
+  /** URL of the sprite sheet (`url_image`). */
+  imageUrl?: string;
+  /** URL of the JSON of frame positions (`url_position`). */
+  positionUrl?: string;
+  /** Names of the frames to play. */
+  pool?: readonly string[];
+  /** Times to repeat (0: once). */
+  repeat?: number;
+  /** Duration of one run in seconds. */
+  duration?: number;
+}
+
+/**
+ * An immutable animation builder. `build()` refuses: a missing id; an image
+ * or position URL that is not http(s); an empty pool, an empty pool entry,
+ * more than 100 entries; a negative or fractional `repeat`; a `duration`
+ * that is not a positive number.
+ */
+export class AnimationBuilder implements ComponentBuilder<AnimationJson> {
+  readonly type = EMessageComponentType.ANIMATION;
+  readonly #data: Readonly<AnimationData>;
+
+  constructor(data: AnimationData = {}) {
+    this.#data = Object.freeze({ ...data, ...(data.pool ? { pool: Object.freeze([...data.pool]) } : {}) });
+  }
+
+  static from(animation: { id: string; component: AnimationComponent }): AnimationBuilder {
+    const c = animation.component;
+    return new AnimationBuilder(compact({ id: animation.id, imageUrl: c.url_image, positionUrl: c.url_position, pool: c.pool, repeat: c.repeat, duration: c.duration }));
+  }
+
+  get id(): string | undefined {
+    return this.#data.id;
+  }
+
+  /** What the builder holds (frozen). */
+  get data(): Readonly<AnimationData> {
+    return this.#data;
+  }
+
+  private with(patch: Partial<AnimationData>): AnimationBuilder {
+    return new AnimationBuilder({ ...this.#data, ...patch });
+  }
+
+  setId(id: string): AnimationBuilder {
+    return this.with({ id });
+  }
+
+  setImageUrl(imageUrl: string): AnimationBuilder {
+    return this.with({ imageUrl });
+  }
+
+  setPositionUrl(positionUrl: string): AnimationBuilder {
+    return this.with({ positionUrl });
+  }
+
+  setPool(pool: readonly string[]): AnimationBuilder {
+    return this.with({ pool });
+  }
+
+  setRepeat(repeat: number | undefined): AnimationBuilder {
+    return this.with({ repeat });
+  }
+
+  setDuration(duration: number | undefined): AnimationBuilder {
+    return this.with({ duration });
+  }
+
+  validate(): ValidationIssue[] {
+    const checks = new Checks();
+    const d = this.#data;
+    checks.id('id', d.id);
+    checks.url('component.url_image', d.imageUrl, true);
+    checks.url('component.url_position', d.positionUrl, true);
+    const pool = d.pool ?? [];
+    if (pool.length === 0) checks.add('component.pool', 'must name at least one frame');
+    if (pool.length > INTERACTIVE_LIMITS.maxAnimationPool) checks.add('component.pool', `has ${pool.length} entries; the limit is ${INTERACTIVE_LIMITS.maxAnimationPool}`, 'too_large');
+    pool.forEach((entry, i) => checks.text(`component.pool[${i}]`, entry, INTERACTIVE_LIMITS.maxOptionChars, true));
+    checks.integer('component.repeat', d.repeat, 0);
+    if (d.duration !== undefined && !(typeof d.duration === 'number' && Number.isFinite(d.duration) && d.duration > 0)) {
+      checks.add('component.duration', 'must be a positive number of seconds');
+    }
+    return checks.list;
+  }
+
+  build(): AnimationJson {
+    assertValid(this.validate(), 'animation');
+    const d = this.#data;
+    const component: AnimationComponent = compact({ url_image: d.imageUrl!, url_position: d.positionUrl!, pool: [...(d.pool ?? [])], repeat: d.repeat, duration: d.duration });
+    return { type: EMessageComponentType.ANIMATION, id: d.id!, component };
+  }
+
+  toJSON(): AnimationJson {
+    return this.build();
+  }
+}

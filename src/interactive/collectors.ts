@@ -1,0 +1,227 @@
+import {
+  asyncScheduler,
+  concat,
+  defer,
+  EMPTY,
+  filter,
+  firstValueFrom,
+  map,
+  merge,
+  mergeMap,
+  Observable,
+  take,
+  takeUntil,
+  throwError,
+  timeout as timeoutWith,
+  timer,
+  type SchedulerLike,
+} from 'rxjs';
+import { ClosedError } from '../errors/closed-error.js';
+import type { ProtocolError } from '../errors/protocol-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
+import { Events } from '../events/names.js';
+import type { DropdownBoxSelected, EventPayloadMap, MessageButtonClicked } from '../events/payloads.js';
+import { TypeMessage } from '../model/enums.js';
+import { parseExtraData, type FormValues } from './form.js';
+import { MessageDeletedError } from './message-deleted-error.js';
+
+/** Where interactions come from: a {@link ServiceClient}, or anything with the same `stream` (a test double). */
+export interface InteractionSource {
+  stream<K extends Events>(type: K): Observable<EventPayloadMap[K]>;
+}
+
+/**
+ * The message whose interactions to watch: anything with `channel_id` and
+ * `message_id` (or `id`) — a ChannelMessage, a send's ack, a stored message.
+ */
+export interface MessageRef {
+  readonly channel_id: string;
+  readonly message_id?: string;
+  readonly id?: string;
+}
+
+/** A button click with its form values parsed from `extra_data`. */
+export interface ButtonClick extends MessageButtonClicked {
+  /** Values of the message's inputs, keyed by input id; `{}` when there were none or `extra_data` was unreadable. */
+  readonly form: FormValues;
+  /** Why `form` is empty although `extra_data` was not: invalid JSON, or JSON that is not an object. */
+  readonly formError?: ProtocolError;
+}
+
+/** A dropdown selection (the event as delivered). */
+export type DropdownSelection = DropdownBoxSelected;
+
+/**
+ * When a collector completes. It always completes when the watched message
+ * is deleted (a `channel_message` with code 2 and its id), and when the
+ * source completes (the client was destroyed). Without `max`, `timeout` or
+ * `idle` it otherwise runs until unsubscribed.
+ */
+export interface CollectorOptions<T> {
+  /** Only values passing this are emitted and counted. */
+  filter?: (value: T) => boolean;
+  /** Total lifetime in ms, counted from subscription: completes when it passes. */
+  timeout?: number;
+  /** Idle time in ms: completes when no (filtered) value arrived for this long; each value restarts it. */
+  idle?: number;
+  /** Completes after this many (filtered) values. */
+  max?: number;
+  /** Drives `timeout` and `idle` (a TestScheduler in marble tests). Default: asyncScheduler. */
+  scheduler?: SchedulerLike;
+}
+
+/** Options of {@link awaitButton} and {@link awaitSelection}. */
+export interface AwaitOptions<T> {
+  filter?: (value: T) => boolean;
+  /** How long to wait, in ms (default {@link AWAIT_DEFAULT_TIMEOUT_MS}); then the promise rejects with a TimeoutError. */
+  timeout?: number;
+  scheduler?: SchedulerLike;
+  /** Aborting rejects the promise with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Default wait of {@link awaitButton}: one minute. */
+export const AWAIT_DEFAULT_TIMEOUT_MS = 60_000;
+
+interface ResolvedRef {
+  messageId: string;
+  channelId: string;
+}
+
+function resolveRef(message: MessageRef | undefined, operation: string): ResolvedRef {
+  const issues: ValidationIssue[] = [];
+  const messageId = message?.message_id || message?.id;
+  if (typeof messageId !== 'string' || messageId === '') issues.push({ path: 'message.message_id', message: 'is required (or id): the message to watch', code: 'invalid' });
+  if (typeof message?.channel_id !== 'string' || message.channel_id === '') issues.push({ path: 'message.channel_id', message: 'is required', code: 'invalid' });
+  if (issues.length > 0) throw new ValidationError(issues, `${operation} arguments`);
+  return { messageId: messageId as string, channelId: (message as MessageRef).channel_id };
+}
+
+function checkOptions(options: { timeout?: number | undefined; idle?: number | undefined; max?: number | undefined }, operation: string): void {
+  const issues: ValidationIssue[] = [];
+  for (const key of ['timeout', 'idle'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) issues.push({ path: key, message: 'must be a positive number of ms', code: 'invalid' });
+  }
+  const { max } = options;
+  if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) issues.push({ path: 'max', message: 'must be a positive integer', code: 'invalid' });
+  if (issues.length > 0) throw new ValidationError(issues, `${operation} options`);
+}
+
+/** `channel_message` events that delete the message. */
+function deletion$(source: InteractionSource, ref: ResolvedRef): Observable<unknown> {
+  return source.stream(Events.ChannelMessage).pipe(filter((m) => m.code === TypeMessage.ChatRemove && m.message_id === ref.messageId && m.channel_id === ref.channelId));
+}
+
+function clicksOf(source: InteractionSource, ref: ResolvedRef): Observable<ButtonClick> {
+  return source.stream(Events.MessageButtonClicked).pipe(
+    filter((e) => e.message_id === ref.messageId && e.channel_id === ref.channelId),
+    map((e): ButtonClick => {
+      const { values, error } = parseExtraData(e.extra_data);
+      return { ...e, form: values, ...(error ? { formError: error } : {}) };
+    }),
+  );
+}
+
+function selectionsOf(source: InteractionSource, ref: ResolvedRef): Observable<DropdownSelection> {
+  return source.stream(Events.DropdownBoxSelected).pipe(filter((e) => e.message_id === ref.messageId && e.channel_id === ref.channelId));
+}
+
+function collect<T>(values$: Observable<T>, deleted$: Observable<unknown>, options: CollectorOptions<T>): Observable<T> {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const predicate = options.filter;
+  let out$ = predicate ? values$.pipe(filter((v) => predicate(v))) : values$;
+  if (options.idle !== undefined) out$ = out$.pipe(timeoutWith({ each: options.idle, with: () => EMPTY, scheduler }));
+  if (options.max !== undefined) out$ = out$.pipe(take(options.max));
+  out$ = out$.pipe(takeUntil(deleted$));
+  if (options.timeout !== undefined) out$ = out$.pipe(takeUntil(timer(options.timeout, scheduler)));
+  return out$;
+}
+
+/**
+ * The clicks on the buttons of one message, as a cold Observable: each
+ * subscription watches from then on. Completes on `max`, on `timeout` (total
+ * lifetime) or `idle` (quiet time), when the message is deleted, and when
+ * the client is destroyed; unsubscribing stops it. Nothing is left behind.
+ *
+ * ```ts
+ * buttonClicks$(client, ack, { filter: (c) => c.button_id === 'vote', idle: 30_000 })
+ *   .subscribe((click) => tally(click.user_id, click.form));
+ * ```
+ *
+ * @throws ValidationError at once when `message` has no id or channel_id, or an option is invalid.
+ */
+export function buttonClicks$(client: InteractionSource, message: MessageRef, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
+  const ref = resolveRef(message, 'buttonClicks$');
+  checkOptions(options, 'buttonClicks$');
+  return defer(() => collect(clicksOf(client, ref), deletion$(client, ref), options));
+}
+
+/** The dropdown selections on one message; completes as {@link buttonClicks$} does. */
+export function dropdownSelections$(
+  client: InteractionSource,
+  message: MessageRef,
+  options: CollectorOptions<DropdownSelection> = {},
+): Observable<DropdownSelection> {
+  const ref = resolveRef(message, 'dropdownSelections$');
+  checkOptions(options, 'dropdownSelections$');
+  return defer(() => collect(selectionsOf(client, ref), deletion$(client, ref), options));
+}
+
+/** Errors with the signal's reason when it aborts; never emits. Removes its listener on teardown. */
+function aborted$(signal: AbortSignal | undefined, operation: string): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    if (!signal) return undefined;
+    const onAbort = (): void => subscriber.error(signal.reason ?? new ClosedError(operation));
+    if (signal.aborted) {
+      onAbort();
+      return undefined;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  });
+}
+
+function awaitFirst<T>(operation: string, values$: Observable<T>, deleted$: Observable<unknown>, ref: ResolvedRef, options: AwaitOptions<T>): Promise<T> {
+  const wait = options.timeout ?? AWAIT_DEFAULT_TIMEOUT_MS;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const predicate = options.filter;
+  const matching$ = predicate ? values$.pipe(filter((v) => predicate(v))) : values$;
+  const failures$ = merge(
+    timer(wait, scheduler).pipe(mergeMap(() => throwError(() => new TimeoutError(operation, wait)))),
+    deleted$.pipe(mergeMap(() => throwError(() => new MessageDeletedError(operation, ref.messageId)))),
+    aborted$(options.signal, operation),
+  );
+  // The first of: a matching value, a failure, or the source ending (the client was destroyed).
+  // take(1) and errors unsubscribe everything, the timer included.
+  return firstValueFrom(merge(concat(matching$, throwError(() => new ClosedError(operation))), failures$).pipe(take(1)));
+}
+
+/**
+ * Waits for one click on a button of `message` (passing `filter`). Rejects
+ * with a {@link TimeoutError} after `timeout` ms (default one minute), a
+ * {@link MessageDeletedError} when the message is deleted, a ClosedError when
+ * the client is destroyed, or the signal's reason on abort. Settling always
+ * releases its subscriptions and timer.
+ */
+export function awaitButton(client: InteractionSource, message: MessageRef, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
+  try {
+    const ref = resolveRef(message, 'awaitButton');
+    checkOptions(options, 'awaitButton');
+    return awaitFirst('awaitButton', clicksOf(client, ref), deletion$(client, ref), ref, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Waits for one dropdown selection on `message`; settles as {@link awaitButton}. */
+export function awaitSelection(client: InteractionSource, message: MessageRef, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
+  try {
+    const ref = resolveRef(message, 'awaitSelection');
+    checkOptions(options, 'awaitSelection');
+    return awaitFirst('awaitSelection', selectionsOf(client, ref), deletion$(client, ref), ref, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

@@ -1,0 +1,205 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { EmbedAuthor, EmbedField, EmbedFieldInput, IInteractiveMessageProps } from '../model/content.js';
+import { assertValid, Checks, compact } from './checks.js';
+import { componentBuilder, validateComponent, type ComponentInput } from './component.js';
+import { INTERACTIVE_LIMITS } from './limits.js';
+
+/** A field as the builder holds it: the input may still be a builder. */
+export interface EmbedFieldData {
+  name: string;
+  value: string;
+  inline?: boolean;
+  input?: ComponentInput;
+}
+
+/** What an embed is made of (IInteractiveMessageProps, with builders allowed for field inputs). */
+export interface EmbedData {
+  color?: string | number;
+  title?: string;
+  url?: string;
+  author?: EmbedAuthor;
+  description?: string;
+  thumbnail?: { url: string };
+  fields?: readonly EmbedFieldData[];
+  image?: { url: string; width?: string | number; height?: string | number };
+  timestamp?: string;
+  footer?: { text: string; icon_url?: string };
+}
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * An immutable embed builder (IInteractiveMessageProps): every setter returns
+ * a new builder. Colours given as numbers are sent as "#rrggbb".
+ *
+ * ```ts
+ * const embed = new EmbedBuilder().setTitle('Poll').setColor('#5865f2').addField('Question', 'Tea or coffee?');
+ * ```
+ *
+ * `build()` refuses: an embed with nothing to show; a colour that is not
+ * "#rrggbb" or an integer 0..0xffffff; a title or author name over 256
+ * characters, a description over 4000, a field name over 256, a field value
+ * over 1024, a footer over 2048; an empty field name; more than 25 fields;
+ * a URL (url, author, thumbnail, image, footer icon) that is not http(s); a
+ * timestamp that is not a date; an invalid field input (`fields[i].inputs…`).
+ */
+export class EmbedBuilder {
+  readonly #data: Readonly<EmbedData>;
+
+  constructor(data: EmbedData = {}) {
+    this.#data = Object.freeze({ ...data, ...(data.fields ? { fields: Object.freeze(data.fields.map((f) => Object.freeze({ ...f }))) } : {}) });
+  }
+
+  /** A builder holding an existing embed. */
+  static from(embed: IInteractiveMessageProps): EmbedBuilder {
+    const { fields, ...rest } = embed;
+    return new EmbedBuilder({
+      ...rest,
+      ...(fields ? { fields: fields.map((f) => compact({ name: f.name, value: f.value, inline: f.inline, input: f.inputs as ComponentInput | undefined })) } : {}),
+    });
+  }
+
+  /** What the builder holds (frozen). */
+  get data(): Readonly<EmbedData> {
+    return this.#data;
+  }
+
+  private with(patch: Partial<EmbedData>): EmbedBuilder {
+    return new EmbedBuilder({ ...this.#data, ...patch });
+  }
+
+  /** "#rrggbb", or a number 0..0xffffff (sent as "#rrggbb"). */
+  setColor(color: string | number | undefined): EmbedBuilder {
+    return this.with({ color });
+  }
+
+  setTitle(title: string | undefined): EmbedBuilder {
+    return this.with({ title });
+  }
+
+  setUrl(url: string | undefined): EmbedBuilder {
+    return this.with({ url });
+  }
+
+  setAuthor(author: EmbedAuthor | undefined): EmbedBuilder {
+    return this.with({ author });
+  }
+
+  setDescription(description: string | undefined): EmbedBuilder {
+    return this.with({ description });
+  }
+
+  setThumbnail(url: string | undefined): EmbedBuilder {
+    return this.with({ thumbnail: url === undefined ? undefined : { url } });
+  }
+
+  setImage(url: string | undefined, size: { width?: string | number; height?: string | number } = {}): EmbedBuilder {
+    return this.with({ image: url === undefined ? undefined : { url, ...size } });
+  }
+
+  /** A Date, a UNIX time in ms, or an ISO string; sent as an ISO string. */
+  setTimestamp(timestamp: Date | number | string | undefined = new Date()): EmbedBuilder {
+    if (timestamp === undefined) return this.with({ timestamp: undefined });
+    const date = timestamp instanceof Date ? timestamp : new Date(timestamp);
+    return this.with({ timestamp: Number.isNaN(date.getTime()) ? String(timestamp) : date.toISOString() });
+  }
+
+  setFooter(text: string | undefined, iconUrl?: string): EmbedBuilder {
+    return this.with({ footer: text === undefined ? undefined : compact({ text, icon_url: iconUrl }) });
+  }
+
+  addField(name: string, value: string, inline?: boolean): EmbedBuilder {
+    return this.addFields(compact({ name, value, inline }));
+  }
+
+  addFields(...fields: EmbedFieldData[]): EmbedBuilder {
+    return this.with({ fields: [...(this.#data.fields ?? []), ...fields] });
+  }
+
+  /** A form field: an input (text input, select, radio, date picker…) shown in the embed. */
+  addInputField(name: string, input: ComponentInput, value = ''): EmbedBuilder {
+    return this.addFields({ name, value, input });
+  }
+
+  setFields(fields: readonly EmbedFieldData[]): EmbedBuilder {
+    return this.with({ fields });
+  }
+
+  /** Ids of the inputs placed in fields (for uniqueness checks across a message). */
+  inputIds(): Array<{ path: string; id: string | undefined }> {
+    return (this.#data.fields ?? []).flatMap((f, i) => (f.input ? [{ path: `fields[${i}].inputs.id`, id: componentBuilder(f.input).id }] : []));
+  }
+
+  validate(): ValidationIssue[] {
+    const checks = new Checks();
+    const d = this.#data;
+    const L = INTERACTIVE_LIMITS;
+    if (d.color !== undefined) {
+      const ok = typeof d.color === 'string' ? COLOR.test(d.color) : Number.isSafeInteger(d.color) && d.color >= 0 && d.color <= 0xffffff;
+      if (!ok) checks.add('color', 'must be "#rrggbb" or an integer from 0 to 0xffffff');
+    }
+    checks.text('title', d.title, L.maxEmbedTitleChars, false);
+    checks.url('url', d.url, false);
+    if (d.author !== undefined) {
+      checks.text('author.name', d.author.name, L.maxEmbedTitleChars, true);
+      checks.url('author.icon_url', d.author.icon_url, false);
+      checks.url('author.url', d.author.url, false);
+    }
+    checks.text('description', d.description, L.maxEmbedDescriptionChars, false);
+    if (d.thumbnail !== undefined) checks.url('thumbnail.url', d.thumbnail.url, true);
+    if (d.image !== undefined) {
+      checks.url('image.url', d.image.url, true);
+      for (const key of ['width', 'height'] as const) {
+        const size = d.image[key];
+        if (size !== undefined && !(Number.isSafeInteger(Number(size)) && Number(size) > 0)) checks.add(`image.${key}`, 'must be a positive integer');
+      }
+    }
+    if (d.timestamp !== undefined && (typeof d.timestamp !== 'string' || Number.isNaN(Date.parse(d.timestamp)))) checks.add('timestamp', 'must be a date');
+    if (d.footer !== undefined) {
+      checks.text('footer.text', d.footer.text, L.maxFooterChars, true);
+      checks.url('footer.icon_url', d.footer.icon_url, false);
+    }
+    const fields = d.fields ?? [];
+    if (fields.length > L.maxEmbedFields) checks.add('fields', `has ${fields.length} fields; the limit is ${L.maxEmbedFields}`, 'too_large');
+    fields.forEach((field, i) => {
+      checks.text(`fields[${i}].name`, field.name, L.maxFieldNameChars, true);
+      if (typeof field.value !== 'string') checks.add(`fields[${i}].value`, 'must be a string');
+      else checks.text(`fields[${i}].value`, field.value, L.maxFieldValueChars, false);
+      checks.boolean(`fields[${i}].inline`, field.inline);
+      if (field.input !== undefined) checks.nest(`fields[${i}].inputs`, validateComponent(field.input));
+    });
+    checks.unique(
+      this.inputIds().map(({ path, id }) => ({ path, value: id })),
+      'input id',
+    );
+    const shows = [d.title, d.description, d.url, d.author, d.thumbnail, d.image, d.footer, d.timestamp].some((v) => v !== undefined && v !== '') || fields.length > 0;
+    if (!shows) checks.add('', 'the embed is empty: give a title, description, fields, an image, an author or a footer');
+    return checks.list;
+  }
+
+  build(): IInteractiveMessageProps {
+    assertValid(this.validate(), 'embed');
+    const d = this.#data;
+    const fields: EmbedField[] | undefined = d.fields?.map((f) => {
+      const inputs: EmbedFieldInput | undefined = f.input ? (componentBuilder(f.input).build() as EmbedFieldInput) : undefined;
+      return compact({ name: f.name, value: f.value, inline: f.inline, inputs });
+    });
+    const color = typeof d.color === 'number' ? `#${d.color.toString(16).padStart(6, '0')}` : d.color;
+    return compact({
+      color,
+      title: d.title,
+      url: d.url,
+      author: d.author ? compact({ ...d.author }) : undefined,
+      description: d.description,
+      thumbnail: d.thumbnail ? { url: d.thumbnail.url } : undefined,
+      fields,
+      image: d.image ? compact({ ...d.image }) : undefined,
+      timestamp: d.timestamp,
+      footer: d.footer ? compact({ ...d.footer }) : undefined,
+    });
+  }
+
+  toJSON(): IInteractiveMessageProps {
+    return this.build();
+  }
+}

@@ -1,0 +1,130 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { InputComponent } from '../model/content.js';
+import { assertValid, Checks, compact } from './checks.js';
+import type { ComponentBuilder, ComponentOf } from './component-types.js';
+import { EMessageComponentType } from './enums.js';
+import { INTERACTIVE_LIMITS } from './limits.js';
+
+export type InputJson = ComponentOf<EMessageComponentType.INPUT>;
+
+/** What a text or number input is made of. */
+export interface InputData {
+  /** The key of this input's value in a click's form values (`extra_data`). */
+  id?: string;
+  placeholder?: string;
+  required?: boolean;
+  /** Several lines (text inputs only). */
+  textarea?: boolean;
+  defaultValue?: string | number;
+  /** Default "text". */
+  inputType?: 'text' | 'number';
+  disabled?: boolean;
+}
+
+/**
+ * An immutable input builder (a form field; its value arrives with the next
+ * button click, in `extra_data`). Every setter returns a new builder.
+ *
+ * `build()` refuses: a missing id; a type other than "text" or "number"; a
+ * textarea number input; a number input whose default value is not a finite
+ * number; a default value over 4000 or a placeholder over 150 characters.
+ */
+export class InputBuilder implements ComponentBuilder<InputJson> {
+  readonly type = EMessageComponentType.INPUT;
+  readonly #data: Readonly<InputData>;
+
+  constructor(data: InputData = {}) {
+    this.#data = Object.freeze({ ...data });
+  }
+
+  static from(input: { id: string; component: InputComponent }): InputBuilder {
+    const c = input.component;
+    return new InputBuilder(
+      compact({ id: input.id, placeholder: c.placeholder, required: c.required, textarea: c.textarea, defaultValue: c.defaultValue, inputType: c.type, disabled: c.disabled }),
+    );
+  }
+
+  get id(): string | undefined {
+    return this.#data.id;
+  }
+
+  /** What the builder holds (frozen). */
+  get data(): Readonly<InputData> {
+    return this.#data;
+  }
+
+  private with(patch: Partial<InputData>): InputBuilder {
+    return new InputBuilder({ ...this.#data, ...patch });
+  }
+
+  setId(id: string): InputBuilder {
+    return this.with({ id });
+  }
+
+  setPlaceholder(placeholder: string | undefined): InputBuilder {
+    return this.with({ placeholder });
+  }
+
+  setRequired(required = true): InputBuilder {
+    return this.with({ required });
+  }
+
+  setTextarea(textarea = true): InputBuilder {
+    return this.with({ textarea });
+  }
+
+  setDefaultValue(defaultValue: string | number | undefined): InputBuilder {
+    return this.with({ defaultValue });
+  }
+
+  setInputType(inputType: 'text' | 'number'): InputBuilder {
+    return this.with({ inputType });
+  }
+
+  setDisabled(disabled = true): InputBuilder {
+    return this.with({ disabled });
+  }
+
+  validate(): ValidationIssue[] {
+    const checks = new Checks();
+    const d = this.#data;
+    const inputType = d.inputType ?? 'text';
+    checks.id('id', d.id);
+    if (inputType !== 'text' && inputType !== 'number') checks.add('component.type', 'must be "text" or "number"');
+    if (inputType === 'number' && d.textarea === true) checks.add('component.textarea', 'is only for text inputs');
+    checks.text('component.placeholder', d.placeholder, INTERACTIVE_LIMITS.maxPlaceholderChars, false);
+    const value = d.defaultValue;
+    if (value !== undefined) {
+      if (typeof value === 'number') {
+        if (!Number.isFinite(value)) checks.add('component.defaultValue', 'must be a finite number');
+      } else if (typeof value !== 'string') {
+        checks.add('component.defaultValue', 'must be a string or a number');
+      } else {
+        checks.text('component.defaultValue', value, INTERACTIVE_LIMITS.maxInputValueChars, false);
+        if (inputType === 'number' && (value.trim() === '' || !Number.isFinite(Number(value)))) checks.add('component.defaultValue', 'must be a number for a number input');
+      }
+    }
+    checks.boolean('component.required', d.required);
+    checks.boolean('component.textarea', d.textarea);
+    checks.boolean('component.disabled', d.disabled);
+    return checks.list;
+  }
+
+  build(): InputJson {
+    assertValid(this.validate(), 'input');
+    const d = this.#data;
+    const component: InputComponent = compact({
+      placeholder: d.placeholder,
+      required: d.required,
+      textarea: d.textarea,
+      defaultValue: d.defaultValue,
+      type: d.inputType ?? 'text',
+      disabled: d.disabled,
+    });
+    return { type: EMessageComponentType.INPUT, id: d.id!, component };
+  }
+
+  toJSON(): InputJson {
+    return this.build();
+  }
+}

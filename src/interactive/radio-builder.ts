@@ -1,0 +1,105 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { RadioComponent, RadioOption } from '../model/content.js';
+import { assertValid, Checks, compact } from './checks.js';
+import type { ComponentBuilder, ComponentOf } from './component-types.js';
+import { EMessageComponentType } from './enums.js';
+import { INTERACTIVE_LIMITS } from './limits.js';
+
+export type RadioJson = ComponentOf<EMessageComponentType.RADIO>;
+
+/** What a radio group is made of. */
+export interface RadioData {
+  id?: string;
+  options?: readonly RadioOption[];
+  /** Group name given to every option that has none. */
+  name?: string;
+}
+
+/**
+ * An immutable radio group builder: every setter returns a new builder.
+ *
+ * `build()` refuses: a missing id; no options or more than 25; an option
+ * with an empty label or value (or over 100 characters); two options with
+ * the same value; an option style outside EButtonMessageStyle.
+ */
+export class RadioBuilder implements ComponentBuilder<RadioJson> {
+  readonly type = EMessageComponentType.RADIO;
+  readonly #data: Readonly<RadioData>;
+
+  constructor(data: RadioData = {}) {
+    this.#data = Object.freeze({ ...data, ...(data.options ? { options: Object.freeze(data.options.map((o) => Object.freeze({ ...o }))) } : {}) });
+  }
+
+  static from(radio: { id: string; component: RadioComponent }): RadioBuilder {
+    return new RadioBuilder({ id: radio.id, options: radio.component });
+  }
+
+  get id(): string | undefined {
+    return this.#data.id;
+  }
+
+  /** What the builder holds (frozen). */
+  get data(): Readonly<RadioData> {
+    return this.#data;
+  }
+
+  private with(patch: Partial<RadioData>): RadioBuilder {
+    return new RadioBuilder({ ...this.#data, ...patch });
+  }
+
+  setId(id: string): RadioBuilder {
+    return this.with({ id });
+  }
+
+  /** Adds one option: `addOption('Small', 's')` or `addOption({label, value, description, style, disabled})`. */
+  addOption(option: RadioOption): RadioBuilder;
+  addOption(label: string, value: string, description?: string): RadioBuilder;
+  addOption(labelOrOption: string | RadioOption, value?: string, description?: string): RadioBuilder {
+    const option: RadioOption = typeof labelOrOption === 'string' ? compact({ label: labelOrOption, value: value as string, description }) : labelOrOption;
+    return this.with({ options: [...(this.#data.options ?? []), option] });
+  }
+
+  setOptions(options: readonly RadioOption[]): RadioBuilder {
+    return this.with({ options });
+  }
+
+  setName(name: string | undefined): RadioBuilder {
+    return this.with({ name });
+  }
+
+  validate(): ValidationIssue[] {
+    const checks = new Checks();
+    const options = this.#data.options ?? [];
+    checks.id('id', this.#data.id);
+    if (options.length === 0) checks.add('component', 'must have at least one option');
+    if (options.length > INTERACTIVE_LIMITS.maxOptions) checks.add('component', `has ${options.length} options; the limit is ${INTERACTIVE_LIMITS.maxOptions}`, 'too_large');
+    checks.text('name', this.#data.name, INTERACTIVE_LIMITS.maxOptionChars, false);
+    options.forEach((option, i) => {
+      const path = `component[${i}]`;
+      checks.text(`${path}.label`, option.label, INTERACTIVE_LIMITS.maxOptionChars, true);
+      checks.text(`${path}.value`, option.value, INTERACTIVE_LIMITS.maxOptionChars, true);
+      checks.text(`${path}.name`, option.name, INTERACTIVE_LIMITS.maxOptionChars, false);
+      checks.text(`${path}.description`, option.description, INTERACTIVE_LIMITS.maxOptionChars, false);
+      checks.buttonStyle(`${path}.style`, option.style);
+      checks.boolean(`${path}.disabled`, option.disabled);
+    });
+    checks.unique(
+      options.map((o, i) => ({ path: `component[${i}].value`, value: o.value })),
+      'value',
+    );
+    return checks.list;
+  }
+
+  build(): RadioJson {
+    assertValid(this.validate(), 'radio group');
+    const { name } = this.#data;
+    const component: RadioComponent = (this.#data.options ?? []).map((o) =>
+      compact({ label: o.label, value: o.value, name: o.name ?? name, description: o.description, style: o.style, disabled: o.disabled }),
+    );
+    return { type: EMessageComponentType.RADIO, id: this.#data.id!, component };
+  }
+
+  toJSON(): RadioJson {
+    return this.build();
+  }
+}

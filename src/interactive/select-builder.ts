@@ -1,0 +1,181 @@
+import type { ValidationIssue } from '../errors/validation-error.js';
+import type { SelectComponent, SelectOption } from '../model/content.js';
+import { assertValid, Checks, compact } from './checks.js';
+import type { ComponentBuilder, ComponentOf } from './component-types.js';
+import { EMessageComponentType, EMessageSelectType } from './enums.js';
+import { INTERACTIVE_LIMITS } from './limits.js';
+
+export type SelectJson = ComponentOf<EMessageComponentType.SELECT>;
+
+/** What a select (dropdown) is made of. */
+export interface SelectData {
+  /** Becomes `selectbox_id` in the selection event. */
+  id?: string;
+  options?: readonly SelectOption[];
+  /** What the options are (default TEXT: the options given here). */
+  selectType?: EMessageSelectType;
+  placeholder?: string;
+  /** Value of the option shown as selected. */
+  selected?: string;
+  required?: boolean;
+  minOptions?: number;
+  maxOptions?: number;
+  disabled?: boolean;
+}
+
+const SELECT_TYPES: ReadonlySet<number> = new Set(Object.values(EMessageSelectType).filter((v): v is number => typeof v === 'number'));
+
+/**
+ * An immutable select (dropdown) builder: every setter returns a new builder.
+ *
+ * ```ts
+ * const color = new SelectBuilder().setId('color').addOption('Red', 'red').addOption('Blue', 'blue').build();
+ * ```
+ *
+ * `build()` refuses: a missing id; a TEXT select without options (USER, ROLE
+ * and CHANNEL selects are filled by the platform and may have none); more
+ * than 25 options; an option with an empty label or value, or longer than
+ * 100 characters; two options with the same value; a `selected` value that is
+ * not an option; `minOptions`/`maxOptions` outside 0..25 or min > max, or a
+ * max above the number of options; a placeholder over 150 characters.
+ */
+export class SelectBuilder implements ComponentBuilder<SelectJson> {
+  readonly type = EMessageComponentType.SELECT;
+  readonly #data: Readonly<SelectData>;
+
+  constructor(data: SelectData = {}) {
+    this.#data = Object.freeze({ ...data, ...(data.options ? { options: Object.freeze(data.options.map((o) => Object.freeze({ ...o }))) } : {}) });
+  }
+
+  /** A builder holding an existing select. */
+  static from(select: { id: string; component: SelectComponent }): SelectBuilder {
+    const c = select.component;
+    return new SelectBuilder(
+      compact({
+        id: select.id,
+        options: c.options,
+        selectType: c.type,
+        placeholder: c.placeholder,
+        selected: c.valueSelected?.value,
+        required: c.required,
+        minOptions: c.min_options,
+        maxOptions: c.max_options,
+        disabled: c.disabled,
+      }),
+    );
+  }
+
+  get id(): string | undefined {
+    return this.#data.id;
+  }
+
+  /** What the builder holds (frozen). */
+  get data(): Readonly<SelectData> {
+    return this.#data;
+  }
+
+  private with(patch: Partial<SelectData>): SelectBuilder {
+    return new SelectBuilder({ ...this.#data, ...patch });
+  }
+
+  setId(id: string): SelectBuilder {
+    return this.with({ id });
+  }
+
+  /** Adds one option. */
+  addOption(label: string, value: string, description?: string): SelectBuilder {
+    return this.addOptions(compact({ label, value, description }));
+  }
+
+  addOptions(...options: SelectOption[]): SelectBuilder {
+    return this.with({ options: [...(this.#data.options ?? []), ...options] });
+  }
+
+  /** Replaces every option. */
+  setOptions(options: readonly SelectOption[]): SelectBuilder {
+    return this.with({ options });
+  }
+
+  setSelectType(selectType: EMessageSelectType): SelectBuilder {
+    return this.with({ selectType });
+  }
+
+  setPlaceholder(placeholder: string | undefined): SelectBuilder {
+    return this.with({ placeholder });
+  }
+
+  /** Shows the option with this value as selected (undefined: none). */
+  setSelected(value: string | undefined): SelectBuilder {
+    return this.with({ selected: value });
+  }
+
+  setRequired(required = true): SelectBuilder {
+    return this.with({ required });
+  }
+
+  /** How many options a user may pick: at least `min`, at most `max`. */
+  setRange(min: number | undefined, max: number | undefined): SelectBuilder {
+    return this.with({ minOptions: min, maxOptions: max });
+  }
+
+  setDisabled(disabled = true): SelectBuilder {
+    return this.with({ disabled });
+  }
+
+  validate(): ValidationIssue[] {
+    const checks = new Checks();
+    const d = this.#data;
+    const options = d.options ?? [];
+    const selectType = d.selectType ?? EMessageSelectType.TEXT;
+    checks.id('id', d.id);
+    if (!SELECT_TYPES.has(selectType)) checks.add('component.type', `must be an EMessageSelectType (${[...SELECT_TYPES].join(', ')})`);
+    if (options.length === 0 && selectType === EMessageSelectType.TEXT) checks.add('component.options', 'must have at least one option');
+    if (options.length > INTERACTIVE_LIMITS.maxOptions) {
+      checks.add('component.options', `has ${options.length} options; the limit is ${INTERACTIVE_LIMITS.maxOptions}`, 'too_large');
+    }
+    options.forEach((option, i) => {
+      const path = `component.options[${i}]`;
+      checks.text(`${path}.label`, option.label, INTERACTIVE_LIMITS.maxOptionChars, true);
+      checks.text(`${path}.value`, option.value, INTERACTIVE_LIMITS.maxOptionChars, true);
+      checks.text(`${path}.description`, option.description, INTERACTIVE_LIMITS.maxOptionChars, false);
+    });
+    checks.unique(
+      options.map((o, i) => ({ path: `component.options[${i}].value`, value: o.value })),
+      'value',
+    );
+    checks.text('component.placeholder', d.placeholder, INTERACTIVE_LIMITS.maxPlaceholderChars, false);
+    if (d.selected !== undefined && !options.some((o) => o.value === d.selected)) checks.add('component.valueSelected', `"${d.selected}" is not the value of an option`);
+    checks.integer('component.min_options', d.minOptions, 0, INTERACTIVE_LIMITS.maxOptions);
+    checks.integer('component.max_options', d.maxOptions, 1, INTERACTIVE_LIMITS.maxOptions);
+    if (typeof d.minOptions === 'number' && typeof d.maxOptions === 'number' && d.minOptions > d.maxOptions) {
+      checks.add('component.min_options', 'must not be greater than max_options');
+    }
+    if (typeof d.maxOptions === 'number' && options.length > 0 && d.maxOptions > options.length) {
+      checks.add('component.max_options', `must not exceed the number of options (${options.length})`);
+    }
+    checks.boolean('component.required', d.required);
+    checks.boolean('component.disabled', d.disabled);
+    return checks.list;
+  }
+
+  build(): SelectJson {
+    assertValid(this.validate(), 'select');
+    const d = this.#data;
+    const options = (d.options ?? []).map((o) => compact({ label: o.label, value: o.value, description: o.description }));
+    const component: SelectComponent = compact({
+      options,
+      type: d.selectType,
+      valueSelected: d.selected === undefined ? undefined : options.find((o) => o.value === d.selected),
+      placeholder: d.placeholder,
+      required: d.required,
+      min_options: d.minOptions,
+      max_options: d.maxOptions,
+      disabled: d.disabled,
+    });
+    return { type: EMessageComponentType.SELECT, id: d.id!, component };
+  }
+
+  toJSON(): SelectJson {
+    return this.build();
+  }
+}

@@ -1,0 +1,15 @@
+/** Channel and clan webhook clients (SPEC §4.2, §4.3): browser-safe. */
+export { ChannelWebhook, CHANNEL_WEBHOOK_ROUTE } from './channel-webhook.js';
+export { ClanWebhook, CLAN_WEBHOOK_ROUTE } from './clan-webhook.js';
+export { WEBHOOK_CLIENT_DEFAULTS, type WebhookClientOptions } from './options.js';
+export { checkChannelWebhookMessage, checkClanWebhookMessage, checkUserIdentifier } from './rules.js';
+export {
+  validateChannelWebhookBody,
+  validateChannelWebhookMessage,
+  validateClanWebhookBody,
+  validateClanWebhookContent,
+  validateClanWebhookMessage,
+  WEBHOOK_LIMITS,
+} from './validate.js';
+export type * from './types.js';
+export type { ApiWebhookResult } from '../model/api.js';

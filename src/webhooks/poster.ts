@@ -1,0 +1,110 @@
+import { catchError, defer, map, tap, throwError, type Observable } from 'rxjs';
+import { HttpRequester } from '../api/request.js';
+import { ApiError } from '../errors/api-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import type { ApiWebhookResult } from '../model/api.js';
+import { isNonEmptyString, isRecord } from '../validation/issues.js';
+import { redactingLogger, type Logger } from '../util/logger.js';
+import { REDACTED, SecretRedactor } from '../util/redact.js';
+import type { ResolvedWebhookClientOptions } from './options.js';
+
+/** One webhook request, described without its secret. */
+export interface WebhookPost {
+  /** Method and path template, e.g. `POST /webhooks/{channelId}/{token}`: what errors and logs name. */
+  route: string;
+  /** The concrete path after the base URL (holds the token). */
+  path: string;
+  body: unknown;
+}
+
+/** Replaces every occurrence of `secret` (even a short one) in a text. */
+function scrub(text: string, secret: string): string {
+  return secret !== '' && text.includes(secret) ? text.split(secret).join(REDACTED) : text;
+}
+
+/** The same error with the token removed from everything it says (a server could echo the path). */
+function redactApiError(error: ApiError, token: string): ApiError {
+  const fields = error.fields;
+  const leaks = error.message.includes(token) || (fields !== undefined && JSON.stringify(fields).includes(token));
+  if (!leaks) return error;
+  const prefix = `${error.route} failed (${error.status || 'no response'} ${error.code}): `;
+  const serverMessage = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return new ApiError({
+    status: error.status,
+    code: error.code,
+    route: error.route,
+    message: scrub(serverMessage, token),
+    ...(fields ? { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [scrub(k, token), scrub(v, token)])) } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  });
+}
+
+/**
+ * Posts webhook requests through the library's {@link HttpRequester}:
+ * per-attempt timeouts that abort, bounded retries with backoff and jitter,
+ * `Retry-After` on 429, typed {@link ApiError}s. The token never reaches an
+ * error, a log line or a route name.
+ */
+export class WebhookPoster {
+  private readonly requester: HttpRequester;
+  private readonly logger: Logger;
+  readonly #token: string;
+
+  constructor(
+    private readonly baseUrl: string,
+    token: string,
+    options: ResolvedWebhookClientOptions,
+  ) {
+    this.#token = token;
+    this.requester = new HttpRequester({
+      timeoutMs: options.timeout,
+      retries: options.retries,
+      baseMs: options.baseMs,
+      capMs: options.capMs,
+      maxRetryAfterMs: options.maxRetryAfterMs,
+      scheduler: options.scheduler,
+      random: options.random,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    const redactor = new SecretRedactor();
+    redactor.add(token);
+    const inner = redactingLogger(options.logger, redactor);
+    // SecretRedactor ignores secrets shorter than 6 characters; scrub those too.
+    const wrap =
+      (write: Logger['info']) =>
+      (message: string, ...details: unknown[]): void =>
+        write(scrub(message, token), ...details);
+    this.logger = { debug: wrap(inner.debug), info: wrap(inner.info), warn: wrap(inner.warn), error: wrap(inner.error) };
+  }
+
+  /** Sends the request when subscribed; emits the documented success body `{message_id, channel_id}`. */
+  post$(request: WebhookPost): Observable<ApiWebhookResult> {
+    const { route } = request;
+    return defer(() => {
+      this.logger.debug(`${route}: sending`);
+      return this.requester.request$<unknown>(
+        // Retried like an idempotent request: webhooks have no idempotency key, so a lost answer may mean a duplicate.
+        { method: 'POST', route, path: request.path, body: request.body, idempotent: true },
+        () => ({ baseUrl: this.baseUrl, headers: { 'content-type': 'application/json' } }),
+      );
+    }).pipe(
+      map((body) => {
+        if (!isRecord(body) || !isNonEmptyString(body.message_id) || !isNonEmptyString(body.channel_id)) {
+          throw new ProtocolError(`${route} answered 2xx without {message_id, channel_id}`, scrub(JSON.stringify(body) ?? String(body), this.#token));
+        }
+        return { message_id: body.message_id, channel_id: body.channel_id };
+      }),
+      tap((result) => this.logger.debug(`${route}: delivered message ${result.message_id} to channel ${result.channel_id}`)),
+      catchError((error: unknown) => {
+        const safe = error instanceof ApiError ? redactApiError(error, this.#token) : error;
+        // Last resort for any other error: never let the token through.
+        if (safe instanceof Error && !(safe instanceof ApiError)) {
+          safe.message = scrub(safe.message, this.#token);
+          if (safe.stack !== undefined) safe.stack = scrub(safe.stack, this.#token);
+        }
+        this.logger.warn(`${route}: ${safe instanceof Error ? safe.message : 'failed'}`);
+        return throwError(() => safe);
+      }),
+    );
+  }
+}

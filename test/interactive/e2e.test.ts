@@ -1,0 +1,147 @@
+/**
+ * Interactive messages end to end: a bot (ServiceClient) sends an embed with
+ * a button row and a select built with the builders, a user clicks and
+ * selects through the emulator, the collectors receive exactly those
+ * events, and the bot updates and deletes the message.
+ */
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EButtonMessageStyle, EMessageComponentType, TimeoutError, type ChannelMessageAck, type ServiceClient } from '../../src/index.js';
+import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount } from '../../src/emulator/index.js';
+import {
+  ActionRowBuilder,
+  awaitButton,
+  awaitSelection,
+  buttonClicks$,
+  ButtonBuilder,
+  dropdownSelections$,
+  EmbedBuilder,
+  InputBuilder,
+  MessageContentBuilder,
+  MessageDeletedError,
+  SelectBuilder,
+} from '../../src/interactive/index.js';
+import { clientFor, until } from '../helpers/client.js';
+
+describe('interactive messages end to end', () => {
+  let emu: Emulator;
+  let bot: BotCredentials;
+  let alice: EmulatorAccount;
+  let bob: EmulatorAccount;
+  let clanId: string;
+  let channelId: string;
+  let client: ServiceClient;
+
+  beforeEach(async () => {
+    emu = await startEmulator();
+    bot = emu.createBot({ username: 'pollbot' });
+    alice = emu.createUser({ username: 'alice' });
+    bob = emu.createUser({ username: 'bob' });
+    clanId = emu.createClan({ name: 'Polls', ownerId: bot.botId }).id;
+    emu.addClanMember(clanId, alice.id);
+    emu.addClanMember(clanId, bob.id);
+    channelId = emu.createChannel({ clanId, name: 'review' }).id;
+    client = clientFor(emu, bot);
+    await client.login();
+  });
+
+  afterEach(async () => {
+    client.closeSocket();
+    await emu.close();
+  });
+
+  const approve = new ButtonBuilder().setId('approve').setLabel('Approve ✅').setStyle(EButtonMessageStyle.SUCCESS);
+  const reject = new ButtonBuilder().setId('reject').setLabel('Reject').setStyle(EButtonMessageStyle.DANGER);
+  const buttons = new ActionRowBuilder().addComponents(approve, reject);
+  const priority = new ActionRowBuilder().addComponents(new SelectBuilder().setId('priority').setPlaceholder('Priority').addOption('Low', 'low').addOption('High', 'high'));
+  const embed = new EmbedBuilder().setTitle('Review PR #7').setColor('#3366ff').addInputField('Note', new InputBuilder().setId('note').setPlaceholder('why?'));
+
+  function review(): MessageContentBuilder {
+    return new MessageContentBuilder().bold('Review').text(' requested by ').mention({ username: 'alice' }).text(' 🙏').addEmbed(embed).addRow(buttons, priority);
+  }
+
+  async function send(builder: MessageContentBuilder, key: string): Promise<ChannelMessageAck> {
+    const { content, mentions } = builder.build();
+    return client.gateway.request('channel_message_send', { clan_id: clanId, channel_id: channelId, content, mentions, idempotency_key: key });
+  }
+
+  it('a user clicks and selects; the collectors receive exactly those events; the bot updates the message', async () => {
+    const ack = await send(review(), 'review-1');
+    const other = await send(new MessageContentBuilder().text('another').addRow(new ActionRowBuilder([approve])), 'other-1');
+    const stored = emu.messages(channelId).find((m) => m.message_id === ack.message_id)!;
+    expect(stored.content).toEqual(review().build().content);
+    expect(stored.mentions).toEqual([{ username: 'alice', s: 20, e: 26 }]);
+
+    const clicks = lastValueFrom(buttonClicks$(client, ack, { max: 2 }).pipe(toArray()));
+    const selections = lastValueFrom(dropdownSelections$(client, ack, { max: 1 }).pipe(toArray()));
+
+    emu.as(bob.id).clickButton(other.message_id, 'approve');
+    emu.as(alice.id).clickButton(ack.message_id, 'approve', { note: 'looks good 👍' });
+    emu.as(alice.id).selectDropdown(ack.message_id, 'priority', ['high']);
+    emu.as(bob.id).clickButton(ack.message_id, 'reject');
+
+    const got = await clicks;
+    expect(got.map((c) => [c.button_id, c.user_id, c.form, c.message_id, c.channel_id, c.sender_id])).toEqual([
+      ['approve', alice.id, { note: 'looks good 👍' }, ack.message_id, channelId, bot.botId],
+      ['reject', bob.id, {}, ack.message_id, channelId, bot.botId],
+    ]);
+    expect(await selections).toEqual([{ message_id: ack.message_id, channel_id: channelId, selectbox_id: 'priority', sender_id: bot.botId, user_id: alice.id, values: ['high'] }]);
+
+    // The bot disables the buttons and records the outcome.
+    const decided = new MessageContentBuilder()
+      .bold('Reviewed')
+      .text(': approved by ')
+      .mention({ user_id: alice.id }, '@alice')
+      .addEmbed(embed.addField('Priority', 'high'))
+      .addRow(buttons.replaceComponent('approve', () => approve.setDisabled()).replaceComponent('reject', () => reject.setDisabled()));
+    const { content, mentions } = decided.build();
+    const updated = await client.gateway.request('channel_message_update', { clan_id: clanId, channel_id: channelId, message_id: ack.message_id, content, mentions });
+    expect(updated.code).toBe(1);
+
+    const after = emu.messages(channelId).find((m) => m.message_id === ack.message_id)!;
+    expect(after.content).toEqual(content);
+    expect(after.content.t).toBe('Reviewed: approved by @alice');
+    const row = after.content.components?.[0]?.components ?? [];
+    expect(row.map((c) => [c.type, c.id, c.type === EMessageComponentType.BUTTON ? c.component.disable : undefined])).toEqual([
+      [EMessageComponentType.BUTTON, 'approve', true],
+      [EMessageComponentType.BUTTON, 'reject', true],
+    ]);
+    expect(() => emu.as(bob.id).clickButton(ack.message_id, 'approve')).toThrow(/disabled/);
+  });
+
+  it('awaitButton and awaitSelection resolve with the user\'s interaction', async () => {
+    const ack = await send(review(), 'review-2');
+    const clicked = awaitButton(client, ack, { filter: (c) => c.user_id === alice.id, timeout: 10_000 });
+    const picked = awaitSelection(client, ack, { timeout: 10_000 });
+    emu.as(bob.id).clickButton(ack.message_id, 'reject');
+    emu.as(alice.id).clickButton(ack.message_id, 'approve', '{"note":"ship it"}');
+    emu.as(bob.id).selectDropdown(ack.message_id, 'priority', ['low']);
+    expect(await clicked).toMatchObject({ button_id: 'approve', user_id: alice.id, form: { note: 'ship it' } });
+    expect((await picked).values).toEqual(['low']);
+  });
+
+  it('deleting the message completes the collectors and rejects pending awaits', async () => {
+    const ack = await send(review(), 'review-3');
+    const collector = lastValueFrom(buttonClicks$(client, ack).pipe(toArray()));
+    const waiting = awaitButton(client, ack, { timeout: 30_000 }).catch((error: unknown) => error);
+    emu.as(alice.id).clickButton(ack.message_id, 'approve');
+    // Wait for the click to arrive before deleting, so the order is known.
+    await firstValueFrom(buttonClicks$(client, ack, { max: 1 }));
+    await client.gateway.request('channel_message_remove', { clan_id: clanId, channel_id: channelId, message_id: ack.message_id });
+    const clicks = await collector;
+    expect(clicks.map((c) => c.button_id)).toEqual(['approve']);
+    // The await had already resolved with the click.
+    expect(await waiting).toMatchObject({ button_id: 'approve' });
+
+    const ack2 = await send(review(), 'review-4');
+    const pending = awaitButton(client, ack2, { timeout: 30_000 }).catch((error: unknown) => error);
+    await client.gateway.request('channel_message_remove', { clan_id: clanId, channel_id: channelId, message_id: ack2.message_id });
+    expect(await pending).toBeInstanceOf(MessageDeletedError);
+    await until(() => emu.messages(channelId).length === 0, 'both messages removed');
+  });
+
+  it('an await with a short timeout rejects with a TimeoutError', async () => {
+    const ack = await send(review(), 'review-5');
+    await expect(awaitButton(client, ack, { timeout: 20 })).rejects.toBeInstanceOf(TimeoutError);
+  });
+});
