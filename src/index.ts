@@ -11,6 +11,25 @@ export { Session, type StoredSession } from './session/session.js';
 export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
 export { ServiceApi, type PageQuery, type ServiceApiOptions } from './api/service-api.js';
 
+// Caches, structures and the outbox
+export { Store, type StoreOptions } from './state/store.js';
+export { INITIAL_STATE, type ClientState } from './state/client-state.js';
+export type { StoreAction, ReduceContext } from './state/actions.js';
+export type { ClanState, ChannelState, UserState, MemberState, RoleState, PresenceState, MessageState } from './state/records.js';
+export { PersistentMap } from './state/persistent-map.js';
+export { MessageWindow, type WindowItem } from './state/message-window.js';
+export { CacheManager, type CacheSource } from './state/cache-manager.js';
+export { CACHE_LIMITS, type CacheLimits } from './state/limits.js';
+export { InMemoryMessageStore, type MessageStore } from './state/message-store.js';
+export { Clan, VOICE_USER_LIST_DEFAULTS } from './structures/clan.js';
+export { TextChannel } from './structures/text-channel.js';
+export { Message, type ReactMessagePayload } from './structures/message.js';
+export { User } from './structures/user.js';
+export type { ContentInput, SendOptions } from './structures/send-options.js';
+export { Outbox, OUTBOX_DEFAULTS, type OutboxOptions, type OutboxStats, type OutboxTransport } from './outbound/outbox.js';
+export { TokenBucket } from './outbound/rate-limiter.js';
+export { SYNC_DEFAULTS, type SyncReport } from './client/sync.js';
+
 // The gateway
 export * from './gateway/protocol.js';
 export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester } from './gateway/connection.js';

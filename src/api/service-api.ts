@@ -4,6 +4,7 @@ import type {
   ApiChannelMessageList,
   ApiClanDesc,
   ApiClanList,
+  ApiClanMember,
   ApiClanMemberList,
   ApiFriendList,
   ApiFriendRequest,
@@ -37,8 +38,8 @@ export interface ServiceApiOptions extends RequestOptions {
 }
 
 /**
- * Called when a bearer request gets 401 `token_expired`: refresh the session
- * and resolve true to retry once with the new token.
+ * Called when a bearer request gets a 401 (expired or refused token): renew
+ * the session and resolve true to retry once with the new token.
  */
 export type AuthRecovery = () => Promise<boolean>;
 
@@ -92,7 +93,8 @@ export class ServiceApi {
     try {
       return await this.requester.request<T>(spec, target);
     } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'token_expired' && this.#recovery)) throw error;
+      // An expired or refused session token is renewed once (refresh, else the API key), then the request is retried.
+      if (!(error instanceof ApiError && error.status === 401 && this.#recovery)) throw error;
       // Another request may have refreshed already: only refresh when the token that expired is still the current one.
       if (sentWith === this.#bearer && !(await this.#recovery())) throw error;
       return this.requester.request<T>(spec, target);
@@ -139,6 +141,10 @@ export class ServiceApi {
 
   listClanMembers(clanId: string, page: PageQuery = {}): Promise<ApiClanMemberList> {
     return this.call('GET', '/v2/clans/{clanId}/members', `/v2/clans/${enc(clanId)}/members`, { query: { ...page } });
+  }
+
+  getClanMember(clanId: string, userId: string): Promise<ApiClanMember> {
+    return this.call('GET', '/v2/clans/{clanId}/members/{userId}', `/v2/clans/${enc(clanId)}/members/${enc(userId)}`);
   }
 
   listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {

@@ -3,6 +3,10 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { Logger } from '../util/logger.js';
 import { silentLogger } from '../util/logger.js';
 import type { WebSocketLike } from '../gateway/transport.js';
+import type { OutboxOptions } from '../outbound/outbox.js';
+import type { CacheLimits } from '../state/limits.js';
+import type { MessageStore } from '../state/message-store.js';
+import { SYNC_DEFAULTS } from './sync.js';
 
 /** Constructor argument of {@link ServiceClient} (SPEC §2.2), plus clanstream's own settings. */
 export interface ClientConfigDto {
@@ -43,6 +47,14 @@ export interface ClientConfigDto {
   WebSocket?: WebSocketLike;
   /** fetch implementation for the REST API (defaults to the platform's). */
   fetch?: typeof globalThis.fetch;
+  /** Cache bounds; see {@link CACHE_LIMITS}. */
+  caches?: Partial<CacheLimits>;
+  /** Where messages are kept for replies after they leave the channel windows (default: in memory). */
+  messageStore?: MessageStore;
+  /** Outbox pacing and bounds; see {@link OUTBOX_DEFAULTS}. */
+  outbox?: Partial<OutboxOptions>;
+  /** Clans whose channels the initial sync lists at the same time. */
+  syncConcurrency?: number;
 }
 
 export interface ReconnectOptions {
@@ -99,6 +111,10 @@ export interface ResolvedClientConfig {
   logger: Logger;
   WebSocket?: WebSocketLike;
   fetch?: typeof globalThis.fetch;
+  caches?: Partial<CacheLimits>;
+  messageStore?: MessageStore;
+  outbox?: Partial<OutboxOptions>;
+  syncConcurrency: number;
 }
 
 function positive(value: number | undefined, path: string, issues: Array<{ path: string; message: string; code: 'invalid' }>): void {
@@ -133,7 +149,11 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     scheduler: config.scheduler ?? asyncScheduler,
     random: config.random ?? Math.random,
     logger: config.logger ?? silentLogger,
+    syncConcurrency: config.syncConcurrency ?? SYNC_DEFAULTS.concurrency,
   };
+  if (config.caches) resolved.caches = config.caches;
+  if (config.messageStore) resolved.messageStore = config.messageStore;
+  if (config.outbox) resolved.outbox = config.outbox;
   if (config.WebSocket) resolved.WebSocket = config.WebSocket;
   if (config.fetch) resolved.fetch = config.fetch;
   return resolved;

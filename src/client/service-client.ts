@@ -1,5 +1,34 @@
-import { BehaviorSubject, defer, EMPTY, filter, from, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, EMPTY, filter, from, map, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ServiceApi } from '../api/service-api.js';
+import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { Outbox, OUTBOX_DEFAULTS } from '../outbound/outbox.js';
+import type { ClientState } from '../state/client-state.js';
+import type { CacheManager } from '../state/cache-manager.js';
+import { InMemoryMessageStore, type MessageStore } from '../state/message-store.js';
+import { Store } from '../state/store.js';
+import type { Clan } from '../structures/clan.js';
+import type { TextChannel } from '../structures/text-channel.js';
+import type { User } from '../structures/user.js';
+import { TypeMessage } from '../model/enums.js';
+import { TransferIdWindow } from '../wallet/distinct-transfers.js';
+import { Wallet } from '../wallet/wallet.js';
+import type { IEphemeralKeyPair } from '../wallet/keys.js';
+import type { IZkProof, MmnMethods, NonceTag } from '../wallet/jsonrpc.js';
+import type { APISentTokenRequest, ApiGetZkProofRequest, SendTokenResult } from '../wallet/types.js';
+import {
+  awaitButton as awaitClick,
+  buttonClicks$ as collectClicks,
+  dropdownSelections$ as collectSelections,
+  type AwaitOptions,
+  type ButtonClick,
+  type CollectorOptions,
+  type DropdownSelection,
+  type InteractionSource,
+  type MessageRef,
+} from '../interactive/collectors.js';
+import { ClientRuntime } from './runtime.js';
+import { StateSync, type SyncReport } from './sync.js';
 import type { AnyClanstreamError } from '../errors/index.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
@@ -59,6 +88,7 @@ interface Managers {
   api: ServiceApi;
   sessions: SessionManager;
   connection: GatewayConnection;
+  outbox: Outbox;
 }
 
 /**
@@ -91,6 +121,19 @@ export class ServiceClient {
   #joinedClans = new Set<string>();
   /** Bumped by closeSocket(), so a login still in progress knows it was cancelled. */
   #generation = 0;
+  readonly #store: Store;
+  readonly #messageStore: MessageStore;
+  readonly #runtime: ClientRuntime;
+  readonly #sync: StateSync;
+  readonly #wallet: Wallet;
+  readonly #transfersSeen = new TransferIdWindow();
+
+  /** All clans the client can access (SPEC §2.1). */
+  readonly clans: CacheManager<string, Clan>;
+  /** All channels the client can access, DM channels included (SPEC §2.1). */
+  readonly channels: CacheManager<string, TextChannel>;
+  /** Users the client has seen or fetched. */
+  readonly users: CacheManager<string, User>;
 
   /** Errors that did not stop the client: listener failures, bad frames, failed background work. */
   readonly errors$: Observable<AnyClanstreamError> = this.#errors.asObservable();
@@ -99,8 +142,8 @@ export class ServiceClient {
   /** Connection lifecycle: ready, disconnected, reconnected, resync. */
   readonly lifecycle$: Observable<LifecycleEvent> = this.#lifecycle.asObservable();
 
-  constructor(config: ClientConfigDto) {
-    this.#config = resolveConfig(config);
+  constructor(options: ClientConfigDto) {
+    this.#config = resolveConfig(options);
     this.host = this.#config.host;
     this.useSSL = this.#config.useSSL;
     this.port = this.#config.port;
@@ -108,7 +151,80 @@ export class ServiceClient {
     this.#logger = redactingLogger(this.#config.logger, this.#redactor);
     this.#listeners = new ListenerRegistry((error) => this.report(error));
     this.#pipeline = new InboundPipeline((event) => this.#router.publish(event), (error) => this.report(error));
+    const config = this.#config;
+    this.#store = new Store({ ...(config.caches ? { limits: config.caches } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
+    this.#messageStore = config.messageStore ?? new InMemoryMessageStore(this.#store.limits.messageStore);
+    this.#runtime = new ClientRuntime(
+      {
+        api: () => this.api,
+        outbox: () => this.managers().outbox,
+        clientId: () => this.clientId,
+        sessionToken: () => this.#managers?.sessions.getSession()?.token,
+        sendToken: (receiverId, data) => this.sendToken({ receiver_id: receiverId, amount: data.amount, ...(data.note !== undefined ? { note: data.note } : {}), ...(data.extra_attribute !== undefined ? { extra_attribute: data.extra_attribute } : {}) }),
+        createDmChannel: (userId) => this.createDMchannel(userId),
+        listClanChannels: (clanId) => this.#sync.listClanChannels(clanId),
+      },
+      this.#store,
+      this.#messageStore,
+    );
+    this.#sync = new StateSync(() => this.api, this.#store, this.#runtime, () => this.clientId, config.syncConcurrency);
+    this.clans = this.#runtime.clans;
+    this.channels = this.#runtime.channels;
+    this.users = this.#runtime.users;
+    this.#wallet = new Wallet({
+      userId: () => this.clientId,
+      username: () => this.#managers?.sessions.getSession()?.username,
+      sessionToken: () => this.#managers?.sessions.getSession()?.token,
+      refreshSession: () => this.managers().sessions.refresh(),
+      mmnApiUrl: config.mmnApiUrl,
+      zkApiUrl: config.zkApiUrl,
+      timeoutMs: config.timeout,
+      scheduler: config.scheduler,
+      random: config.random,
+      apiRetry: config.apiRetry,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+      logger: this.#logger,
+    });
+    // Order matters: duplicates go first, then the caches apply the event, then the rest reads them.
+    this.#pipeline.use((event) => event.type !== Events.TokenSend || this.#transfersSeen.isNew(event.data.transaction_id));
+    this.#pipeline.use((event) => this.#store.dispatch(event));
+    this.#pipeline.use((event) => this.keepMessage(event));
     this.#pipeline.use((event) => this.trackMembership(event));
+    this.#pipeline.setHooks({
+      initialSync: () => this.#sync.loadAll(false),
+      resync: (reason) => this.resynchronise(reason),
+      clanIds: async () => [...this.#store.state.clans.keys()],
+    });
+  }
+
+  /** Every state of the caches, starting with the current one (SPEC: caches reduced from events). */
+  get state$(): Observable<ClientState> {
+    return this.#store.state$;
+  }
+
+  /** The caches right now. */
+  get state(): ClientState {
+    return this.#store.state;
+  }
+
+  /** A slice of the state, emitted when it changes (distinct until changed). */
+  select<T>(selector: (state: ClientState) => T): Observable<T> {
+    return this.#store.select(selector);
+  }
+
+  /** The rate-limited outbox every outgoing action goes through (available after `login`). */
+  get outbox(): Outbox {
+    return this.managers().outbox;
+  }
+
+  /** The local message store used for replies and references. */
+  get messageStore(): MessageStore {
+    return this.#messageStore;
+  }
+
+  /** The token wallet (key, proof, nonces). */
+  get wallet(): Wallet {
+    return this.#wallet;
   }
 
   /** The bot token (API key) the client was configured with. Never shown by `toJSON` or `inspect`. */
@@ -191,6 +307,14 @@ export class ServiceClient {
       deliver: (event) => this.#pipeline.push(event),
       report: (error) => this.report(error),
     });
+    const outbox = new Outbox(
+      {
+        ready$: connection.status$.pipe(map((status) => status === 'ready')),
+        request$: (op, payload, timeoutMs) => connection.request$(op, payload as never, timeoutMs),
+      },
+      { ...OUTBOX_DEFAULTS, ...config.outbox },
+      config.scheduler,
+    );
     this.#background.push(connection.lifecycle$.subscribe((event) => this.#lifecycle.next(event)));
     this.#background.push(
       connection.status$.subscribe((status) => {
@@ -210,7 +334,7 @@ export class ServiceClient {
         liveToken = session.token;
       }),
     );
-    this.#managers = { api, sessions, connection };
+    this.#managers = { api, sessions, connection, outbox };
   }
 
   private gatewayUrl(): string {
@@ -251,6 +375,10 @@ export class ServiceClient {
     await connection.connect();
     stillWanted();
     this.scheduleRefresh(sessions);
+    // The wallet prepares its key and proof now; a slow or absent prover never holds login up for long.
+    const prepared = from(this.#wallet.prepare());
+    await new Promise<void>((resolve) => race(prepared, timer(this.#config.timeout, this.#config.scheduler)).subscribe({ complete: resolve, error: () => resolve() }));
+    stillWanted();
     this.#logger.info(`logged in as ${this.clientId ?? 'unknown'}`);
     return LOGIN_RESULT;
   }
@@ -305,15 +433,121 @@ export class ServiceClient {
   /** When the bot itself is added to a clan, subscribe to that clan's events. */
   private trackMembership(event: ClanstreamEvent): void {
     if (event.type !== Events.AddClanUser || event.data.user.user_id !== this.clientId) return;
-    const clanId = event.data.clan_id;
+    this.joinNewClan(event.data.clan_id).catch((error: unknown) => this.report(asClanstreamError(error)));
+  }
+
+  /** A clan the bot was added to: subscribe to its events, and load it and its channels into the caches. */
+  private async joinNewClan(clanId: string): Promise<void> {
     if (this.#joinedClans.has(clanId)) return;
     this.#joinedClans.add(clanId);
-    this.managers()
-      .connection.request('clan_join', { clan_id: clanId })
-      .catch((error: unknown) => {
-        this.#joinedClans.delete(clanId);
-        this.report(asClanstreamError(error));
-      });
+    try {
+      await this.managers().connection.request('clan_join', { clan_id: clanId });
+      this.#store.dispatch({ type: 'sync/clans', clans: [await this.api.getClan(clanId)] });
+      await this.#runtime.loadClanChannels(clanId);
+    } catch (error) {
+      this.#joinedClans.delete(clanId);
+      throw error;
+    }
+  }
+
+  /** Keeps messages for replies and references after they leave the channel windows. */
+  private keepMessage(event: ClanstreamEvent): void {
+    if (event.type !== Events.ChannelMessage) return;
+    const message = event.data;
+    if (message.code === TypeMessage.ChatRemove || message.code === TypeMessage.DeleteEphemeralMsg) this.#messageStore.delete(message.channel_id, message.message_id);
+    else if (message.code !== TypeMessage.Typing && message.code !== TypeMessage.Indicator) this.#messageStore.put(message);
+  }
+
+  /** After a lost session: fetch everything the caches hold again, and join clans found meanwhile. */
+  private async resynchronise(reason: string): Promise<void> {
+    this.#logger.info(`resynchronising after a lost session (${reason})`);
+    await this.#sync.loadAll(true);
+    await this.#sync.refreshWindows();
+    for (const clanId of this.#store.state.clans.keys()) {
+      if (!this.#joinedClans.has(clanId)) await this.joinNewClan(clanId);
+    }
+  }
+
+  /** The initial sync report of the last login (clans, channels, DM channels, requests made). */
+  async syncNow(): Promise<SyncReport> {
+    return this.#sync.loadAll(true);
+  }
+
+  // ---------------- client operations (SPEC §4.1.1) ----------------
+
+  /** Friends of the client, optionally filtered by state (e.g. "accepted"). */
+  getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
+    return this.api.listFriends({ ...(limit !== undefined ? { limit } : {}), ...(state ? { state } : {}), ...(cursor ? { cursor } : {}) });
+  }
+
+  /** Sends a friend request to a user by username. */
+  addFriend(username: string): Promise<ApiOk> {
+    if (typeof username !== 'string' || username === '') return Promise.reject(new ValidationError([{ path: 'username', message: 'is required', code: 'invalid' }], 'friend request'));
+    return this.api.addFriends({ usernames: [username] });
+  }
+
+  /** Accepts a friend request from a user (by id, or by username when no id is given). */
+  acceptFriend(userId: string, username: string): Promise<ApiOk> {
+    if (!userId && !username) return Promise.reject(new ValidationError([{ path: 'userId', message: 'give a user id or a username', code: 'invalid' }], 'friend request'));
+    return this.api.acceptFriends(userId ? { ids: [userId] } : { usernames: [username] });
+  }
+
+  /** Opens (or returns) the DM channel with a user; resolves null when no channel description is obtained. */
+  async createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
+    if (typeof userId !== 'string' || userId === '') throw new ValidationError([{ path: 'userId', message: 'is required', code: 'invalid' }], 'DM channel');
+    const known = this.#store.state.dmChannels.get(userId);
+    const cached = known ? this.#store.state.channels.get(known) : undefined;
+    if (cached) return cached;
+    const channel = await this.api.createDmChannel([userId]);
+    if (!channel?.channel_id) return null;
+    const withPeers: ApiChannelDescription = { ...channel, user_ids: channel.user_ids ?? [userId, this.clientId ?? ''] };
+    this.#store.dispatch({ type: 'sync/dm-channels', channels: [withPeers] });
+    return this.#store.state.channels.get(channel.channel_id) ?? withPeers;
+  }
+
+  // ---------------- token transfers (SPEC §4.1.1) ----------------
+
+  /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
+  sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
+    return this.#wallet.sendToken(tokenEvent);
+  }
+
+  getEphemeralKeyPair(): Promise<IEphemeralKeyPair> {
+    return this.#wallet.getEphemeralKeyPair();
+  }
+
+  getAddress(userId: string): Promise<string> {
+    return this.#wallet.getAddress(userId);
+  }
+
+  getZkProofs(data: ApiGetZkProofRequest): Promise<IZkProof> {
+    return this.#wallet.getZkProofs(data);
+  }
+
+  getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
+    return this.#wallet.getCurrentNonce(userId, tag);
+  }
+
+  // ---------------- interactive messages ----------------
+
+  /** What collectors read: this client's streams, ending when it closes. */
+  private interactions(): InteractionSource {
+    return { stream: (type) => this.stream(type).pipe(takeUntil(this.#closed)) };
+  }
+
+  /** Clicks on the buttons of a message (see {@link collectClicks}); completes on max, timeout or deletion. */
+  buttonClicks$(message: MessageRef, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
+    return collectClicks(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
+  }
+
+  /** Selections on the dropdowns of a message; completes on max, timeout or deletion. */
+  dropdownSelections$(message: MessageRef, options: CollectorOptions<DropdownSelection> = {}): Observable<DropdownSelection> {
+    return collectSelections(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
+  }
+
+  /** One click on a button of a message; rejects with a TimeoutError when none comes in time. */
+  awaitButton(message: MessageRef, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
+    return awaitClick(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
   }
 
   /**
@@ -323,7 +557,9 @@ export class ServiceClient {
    */
   closeSocket(): void {
     this.#generation += 1;
+    this.#managers?.outbox.close();
     this.#managers?.connection.close();
+    this.#wallet.invalidate();
     if (this.#status.value !== 'closed') this.#status.next('closed');
     this.#closed.next();
     for (const subscription of this.#background.splice(0)) subscription.unsubscribe();

@@ -321,7 +321,7 @@ describe('concurrency', () => {
   });
 });
 
-describe('401 token_expired', () => {
+describe('401: an expired or refused session token', () => {
   function apiFor(baseUrl: string): ServiceApi {
     return new ServiceApi({ basePath: baseUrl, timeoutMs: 5000, retries: 2, baseMs: 10, capMs: 50, maxRetryAfterMs: 5000, scheduler: asyncScheduler, random: Math.random });
   }
@@ -401,13 +401,30 @@ describe('401 token_expired', () => {
     expect(httpStatuses(w, '/v2/account/session/refresh')).toEqual([200]);
   });
 
-  it('does not loop: an unauthenticated (not expired) token is not refreshed', async () => {
+  it('renews a refused (not expired) token once and retries', async () => {
     const w = await t.world();
     const { api, recoveries } = await authenticated(w);
     api.useSession({ token: 'forged.token.value', api_url: w.emu.url });
+    const clan = await api.getClan(w.clanId);
+    expect(clan.clan_id).toBe(w.clanId);
+    expect(recoveries()).toBe(1);
+    expect(httpStatuses(w, `/v2/clans/${w.clanId}`)).toEqual([401, 200]);
+  });
+
+  it('does not loop: a retry refused again is final', async () => {
+    const w = await t.world();
+    const api = apiFor(w.emu.url);
+    let recoveries = 0;
+    // A recovery that claims success without fixing anything must not cause a second retry.
+    api.onTokenExpired(async () => {
+      recoveries += 1;
+      return true;
+    });
+    api.useSession({ token: 'forged.token.value', api_url: w.emu.url });
+    w.emu.wire.clear();
     const error = await failure(api.getClan(w.clanId));
     expect(error).toMatchObject({ status: 401, code: 'unauthenticated' });
-    expect(recoveries()).toBe(0);
-    expect(httpStatuses(w, `/v2/clans/${w.clanId}`)).toEqual([401]);
+    expect(recoveries).toBe(1);
+    expect(httpStatuses(w, `/v2/clans/${w.clanId}`)).toEqual([401, 401]);
   });
 });

@@ -189,22 +189,19 @@ describe('login()', () => {
     expect(w.emu.wire.frames('connect')).toHaveLength(1);
   });
 
-  it('rejects with a fatal ConnectionError when the gateway refuses the token at connect (4003), without retrying', async () => {
+  it('recovers from a restored session whose token the server refuses, by renewing it once', async () => {
     const w = await t.world();
     const session = await authenticate(w.emu.url, { id: w.bot.botId, token: w.bot.token });
     const [header, payload] = session.token.split('.');
     const forged = `${header}.${payload}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
     const client = t.client(w);
     client.initManager(w.emu.url, { ...session, token: forged });
-    const error = await client.login().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).toMatchObject({ fatal: true, closeCode: 4003 });
-    await sleep(200);
+    await expect(client.login()).resolves.toBe('ready');
+    // One refused request, one refresh, then everything runs on the new token.
+    expect(w.emu.wire.requests('/v2/account/session/refresh')).toHaveLength(1);
+    expect(w.emu.wire.requests('/v2/').filter((r) => r.status === 401)).toHaveLength(1);
     expect(w.emu.wire.frames('connect')).toHaveLength(1);
-    expect(client.status).toBe('closed');
+    expect(client.status).toBe('ready');
   });
 });
 

@@ -1,6 +1,7 @@
 import type {
   ApiChannelList,
   ApiClanList,
+  ApiClanMember,
   ApiClanMemberList,
   ApiOk,
   ApiRoleListEventResponse,
@@ -43,6 +44,13 @@ export const clanRoutes: Route[] = [
       members: page.items.map((m) => apiMember(world.user(m.user_id), m)),
       ...(page.cursor ? { cursor: page.cursor } : {}),
     };
+  }),
+  route('GET', '/v2/clans/{clanId}/members/{userId}', ({ services, user, params }): ApiClanMember => {
+    const { world } = services.platform;
+    world.memberClan(params.clanId!, user.id);
+    const member = world.member(params.clanId!, params.userId!);
+    if (!member) throw EmulatorError.notFound(`member ${params.userId!} of clan ${params.clanId!}`);
+    return apiMember(world.user(member.user_id), member);
   }),
   route('GET', '/v2/clans/{clanId}/voice/users', ({ services, user, params, query }): ApiVoiceChannelUserList => {
     const { world } = services.platform;

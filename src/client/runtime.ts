@@ -1,0 +1,274 @@
+import type { ServiceApi } from '../api/service-api.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ApiChannelDescription } from '../model/api.js';
+import type { Outbox } from '../outbound/outbox.js';
+import { CacheManager, type CacheSource } from '../state/cache-manager.js';
+import type { MessageStore } from '../state/message-store.js';
+import type { ChannelState, ClanState, MemberState, MessageState, UserState } from '../state/records.js';
+import type { Store } from '../state/store.js';
+import { Clan } from '../structures/clan.js';
+import type { ClientContext } from '../structures/context.js';
+import { Message } from '../structures/message.js';
+import { TextChannel } from '../structures/text-channel.js';
+import { User } from '../structures/user.js';
+import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
+
+/** What the runtime needs from the client. */
+export interface RuntimeDeps {
+  api(): ServiceApi;
+  outbox(): Outbox;
+  clientId(): string | undefined;
+  sessionToken(): string | undefined;
+  sendToken(receiverId: string, data: SendTokenData): Promise<SendTokenResult>;
+  createDmChannel(userId: string): Promise<ApiChannelDescription | null>;
+  /** Lists every page of a clan's channels. */
+  listClanChannels(clanId: string): Promise<ApiChannelDescription[]>;
+}
+
+/** A structure cached for as long as its record is the current one (same record → same object). */
+class Memo<R extends object, S> {
+  private readonly cache = new WeakMap<R, S>();
+
+  constructor(private readonly make: (record: R) => S) {}
+
+  get(record: R): S {
+    let value = this.cache.get(record);
+    if (value === undefined) this.cache.set(record, (value = this.make(record)));
+    return value;
+  }
+}
+
+function notInClan(route: string, what: string, id: string, clanId: string): ApiError {
+  return new ApiError({ status: 404, code: 'not_found', message: `${what} ${id} is not in clan ${clanId}`, route });
+}
+
+/**
+ * The caches and structures of one client: views over the store's current
+ * state, structures made from its records, and REST loading on a miss.
+ */
+export class ClientRuntime implements ClientContext {
+  readonly clans: CacheManager<string, Clan>;
+  readonly channels: CacheManager<string, TextChannel>;
+  readonly users: CacheManager<string, User>;
+  private readonly clanMemo = new Memo<ClanState, Clan>((r) => new Clan(this, r));
+  private readonly channelMemo = new Memo<ChannelState, TextChannel>((r) => new TextChannel(this, r));
+  private readonly messageMemo = new Memo<MessageState, Message>((r) => new Message(this, r));
+  private readonly userMemo = new Memo<UserState, User>((r) => new User(this, r));
+  private readonly memberMemo = new WeakMap<MemberState, { record: UserState; user: User }>();
+  /** In-flight loads per cache, shared by every view of that cache so they dedupe together. */
+  private readonly inFlight = new Map<string, Map<string, Promise<unknown>>>();
+  private readonly channelLoads = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly deps: RuntimeDeps,
+    readonly store: Store,
+    readonly messageStore: MessageStore,
+  ) {
+    const state = () => store.state;
+    this.clans = this.view<Clan>('clan', {
+      get: (id) => this.wrapClan(state().clans.get(id)),
+      entries: () => mapEntries(state().clans, (r) => this.clan(r)),
+      size: () => state().clans.size,
+      touch: (id) => store.recency.clans.touch(id),
+      load: async (id) => {
+        const clan = await this.api().getClan(id);
+        store.dispatch({ type: 'sync/clans', clans: [clan] });
+        return this.clan(state().clans.get(id)!);
+      },
+    });
+    this.channels = this.view<TextChannel>('channel', {
+      get: (id) => this.wrapChannel(state().channels.get(id)),
+      entries: () => mapEntries(state().channels, (r) => this.channel(r)),
+      size: () => state().channels.size,
+      touch: (id) => store.recency.channels.touch(id),
+      load: async (id) => {
+        const channel = await this.api().getChannel(id);
+        store.dispatch({ type: 'sync/channels', channels: [channel] });
+        return this.channel(state().channels.get(id)!);
+      },
+    });
+    this.users = this.view<User>('user', {
+      get: (id) => this.wrapUser(state().users.get(id)),
+      entries: () => mapEntries(state().users, (r) => this.user(r)),
+      size: () => state().users.size,
+      touch: (id) => store.recency.users.touch(id),
+      // A user profile only: fetching a user never opens a DM channel.
+      load: async (id) => {
+        const user = await this.api().getUser(id);
+        store.dispatch({ type: 'sync/users', users: [user] });
+        return this.user(state().users.get(id)!);
+      },
+    });
+  }
+
+  private view<V>(what: string, source: CacheSource<V>, key = what): CacheManager<string, V> {
+    let pending = this.inFlight.get(key);
+    if (!pending) this.inFlight.set(key, (pending = new Map()));
+    return new CacheManager<string, V>(source, what, pending as Map<string, Promise<V>>);
+  }
+
+  api(): ServiceApi {
+    return this.deps.api();
+  }
+
+  get outbox(): Outbox {
+    return this.deps.outbox();
+  }
+
+  clientId(): string | undefined {
+    return this.deps.clientId();
+  }
+
+  sessionToken(): string | undefined {
+    return this.deps.sessionToken();
+  }
+
+  clan(record: ClanState): Clan {
+    return this.clanMemo.get(record);
+  }
+
+  channel(record: ChannelState): TextChannel {
+    return this.channelMemo.get(record);
+  }
+
+  message(record: MessageState): Message {
+    return this.messageMemo.get(record);
+  }
+
+  user(record: UserState, member?: MemberState): User {
+    if (!member) return this.userMemo.get(record);
+    const cached = this.memberMemo.get(member);
+    if (cached && cached.record === record) return cached.user;
+    const user = new User(this, record, member);
+    this.memberMemo.set(member, { record, user });
+    return user;
+  }
+
+  private wrapClan(record: ClanState | undefined): Clan | undefined {
+    return record ? this.clan(record) : undefined;
+  }
+
+  private wrapChannel(record: ChannelState | undefined): TextChannel | undefined {
+    return record ? this.channel(record) : undefined;
+  }
+
+  private wrapUser(record: UserState | undefined): User | undefined {
+    return record ? this.user(record) : undefined;
+  }
+
+  clanChannels(clanId: string): CacheManager<string, TextChannel> {
+    const state = () => this.store.state;
+    const inClan = (id: string) => {
+      const record = state().channels.get(id);
+      return record && record.clan_id === clanId ? record : undefined;
+    };
+    return this.view<TextChannel>(
+      'channel',
+      {
+        get: (id) => this.wrapChannel(inClan(id)),
+        entries: () => idsToEntries(state().clanChannels.get(clanId) ?? [], (id) => this.wrapChannel(inClan(id))),
+        size: () => state().clanChannels.get(clanId)?.length ?? 0,
+        touch: (id) => this.store.recency.channels.touch(id),
+        load: async (id) => {
+          const channel = await this.api().getChannel(id);
+          if (channel.clan_id !== clanId) throw notInClan('GET /v2/channels/{channelId}', 'channel', id, clanId);
+          this.store.dispatch({ type: 'sync/channels', channels: [channel] });
+          return this.channel(state().channels.get(id)!);
+        },
+      },
+      `clan-channel:${clanId}`,
+    );
+  }
+
+  clanUsers(clanId: string): CacheManager<string, User> {
+    const state = () => this.store.state;
+    const memberOf = (id: string): User | undefined => {
+      const member = state().members.get(clanId)?.get(id);
+      const record = member ? state().users.get(id) : undefined;
+      return member && record ? this.user(record, member) : undefined;
+    };
+    return this.view<User>(
+      'member',
+      {
+        get: memberOf,
+        entries: () => idsToEntries(state().members.get(clanId)?.keys() ?? [], memberOf),
+        size: () => state().members.get(clanId)?.size ?? 0,
+        touch: (id) => this.store.recency.users.touch(id),
+        load: async (id) => {
+          const member = await this.api().getClanMember(clanId, id);
+          this.store.dispatch({ type: 'sync/members', clanId, members: [member] });
+          const user = memberOf(id);
+          if (!user) throw notInClan('GET /v2/clans/{clanId}/members/{userId}', 'user', id, clanId);
+          return user;
+        },
+      },
+      `clan-member:${clanId}`,
+    );
+  }
+
+  channelMessages(channelId: string): CacheManager<string, Message> {
+    const state = () => this.store.state;
+    const find = (id: string): Message | undefined => {
+      const record = state().messages.get(channelId)?.get(id) ?? this.messageStore.get(channelId, id);
+      return record ? this.message(record) : undefined;
+    };
+    return this.view<Message>(
+      'message',
+      {
+        get: find,
+        entries: () => (state().messages.get(channelId)?.values() ?? []).map((r) => [r.message_id, this.message(r)] as [string, Message]),
+        size: () => state().messages.get(channelId)?.size ?? 0,
+        touch: () => this.store.recency.windows.touch(channelId),
+        load: async (id) => {
+          const message = await this.api().getMessage(channelId, id);
+          this.store.dispatch({ type: 'sync/messages', channelId, messages: [message] });
+          this.messageStore.put(message);
+          return find(id)!;
+        },
+      },
+      `message:${channelId}`,
+    );
+  }
+
+  /** Loads every channel of a clan once; concurrent calls share the load. A failed load can be tried again. */
+  loadClanChannels(clanId: string): Promise<void> {
+    let load = this.channelLoads.get(clanId);
+    if (!load) {
+      load = this.deps.listClanChannels(clanId).then((channels) => {
+        this.store.dispatch({ type: 'sync/channels', channels, replaceClanId: clanId });
+      });
+      load.catch(() => this.channelLoads.delete(clanId));
+      this.channelLoads.set(clanId, load);
+    }
+    return load;
+  }
+
+  /** Marks a clan's channels as loaded (the initial sync loaded them). */
+  markChannelsLoaded(clanId: string): void {
+    this.channelLoads.set(clanId, Promise.resolve());
+  }
+
+  /** Forgets which clans had their channels loaded (a resync loads them again). */
+  forgetChannelLoads(): void {
+    this.channelLoads.clear();
+  }
+
+  createDmChannel(userId: string): Promise<ApiChannelDescription | null> {
+    return this.deps.createDmChannel(userId);
+  }
+
+  sendToken(receiverId: string, data: SendTokenData): Promise<SendTokenResult> {
+    return this.deps.sendToken(receiverId, data);
+  }
+}
+
+function* mapEntries<R, S>(map: Iterable<[string, R]>, wrap: (record: R) => S): IterableIterator<[string, S]> {
+  for (const [key, record] of map) yield [key, wrap(record)];
+}
+
+function* idsToEntries<S>(ids: Iterable<string>, find: (id: string) => S | undefined): IterableIterator<[string, S]> {
+  for (const id of ids) {
+    const value = find(id);
+    if (value !== undefined) yield [id, value];
+  }
+}

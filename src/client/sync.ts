@@ -1,0 +1,124 @@
+import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
+import type { ServiceApi } from '../api/service-api.js';
+import type { ApiChannelDescription } from '../model/api.js';
+import type { Store } from '../state/store.js';
+import type { ClientRuntime } from './runtime.js';
+
+/** Pagination and parallelism of the initial sync. */
+export const SYNC_DEFAULTS = {
+  /** Items per page of every list request. */
+  pageSize: 100,
+  /** Clans whose channels are listed at the same time. */
+  concurrency: 8,
+} as const;
+
+/** Every page of a cursor-paginated list. */
+export async function collectPages<P extends { cursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, pick: (page: P) => T[]): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...pick(page));
+    cursor = page.cursor;
+  } while (cursor);
+  return items;
+}
+
+/** What a sync did, for logs and the benchmark. */
+export interface SyncReport {
+  clans: number;
+  channels: number;
+  dmChannels: number;
+  requests: number;
+}
+
+/**
+ * Loads what the client holds: clans, the channels of each (a bounded
+ * number of clans at a time, every page), DM channels and the bot's own
+ * profile. At login it fills the caches; after a lost session it replaces
+ * them, so nothing missed stays wrong.
+ */
+export class StateSync {
+  constructor(
+    private readonly api: () => ServiceApi,
+    private readonly store: Store,
+    private readonly runtime: ClientRuntime,
+    private readonly selfId: () => string | undefined,
+    private readonly concurrency: number = SYNC_DEFAULTS.concurrency,
+  ) {}
+
+  /** Lists every channel of a clan. */
+  async listClanChannels(clanId: string, count?: () => void): Promise<ApiChannelDescription[]> {
+    return collectPages(
+      (cursor) => {
+        count?.();
+        return this.api().listClanChannels(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
+      },
+      (page) => page.channels,
+    );
+  }
+
+  /** Loads clans, their channels, DM channels and the bot's profile; `replace` forgets what the server no longer lists. */
+  async loadAll(replace: boolean): Promise<SyncReport> {
+    let requests = 0;
+    const count = () => {
+      requests += 1;
+    };
+    const api = this.api();
+    const clans = await collectPages(
+      (cursor) => {
+        count();
+        return api.listClans({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
+      },
+      (page) => page.clans,
+    );
+    this.store.dispatch({ type: 'sync/clans', clans, replace });
+    if (replace) this.runtime.forgetChannelLoads();
+    const perClan = await lastValueFrom(
+      from(clans).pipe(
+        mergeMap(async (clan) => {
+          const channels = await this.listClanChannels(clan.clan_id, count);
+          this.store.dispatch({ type: 'sync/channels', channels, replaceClanId: clan.clan_id });
+          this.runtime.markChannelsLoaded(clan.clan_id);
+          return channels.length;
+        }, this.concurrency),
+        toArray(),
+      ),
+      { defaultValue: [] as number[] },
+    );
+    const dms = await collectPages(
+      (cursor) => {
+        count();
+        return api.listDmChannels({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
+      },
+      (page) => page.channels,
+    );
+    this.store.dispatch({ type: 'sync/dm-channels', channels: dms, replace });
+    const selfId = this.selfId();
+    if (selfId) {
+      count();
+      this.store.dispatch({ type: 'sync/users', users: [await api.getUser(selfId)] });
+    }
+    return { clans: clans.length, channels: perClan.reduce((a, b) => a + b, 0), dmChannels: dms.length, requests };
+  }
+
+  /** Replaces the window of every channel the cache holds with its latest messages (after events were missed). */
+  async refreshWindows(): Promise<void> {
+    const channelIds = [...this.store.state.messages.keys()];
+    await lastValueFrom(
+      from(channelIds).pipe(
+        mergeMap(async (channelId) => {
+          const limit = Math.min(this.store.limits.messagesPerChannel, 500);
+          try {
+            const page = await this.api().listMessages(channelId, { limit });
+            this.store.dispatch({ type: 'sync/messages', channelId, messages: page.messages, replace: true });
+          } catch {
+            // A channel that can no longer be read keeps what it had; its own events will correct it.
+          }
+        }, this.concurrency),
+        toArray(),
+      ),
+      { defaultValue: [] },
+    );
+  }
+}

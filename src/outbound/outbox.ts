@@ -1,0 +1,200 @@
+import { BehaviorSubject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { ClosedError } from '../errors/closed-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
+import { QueueFullError } from '../errors/queue-full-error.js';
+import { type GatewayReplyPayload, type GatewayRequestOp, type GatewayRequestPayload } from '../gateway/protocol.js';
+import { TokenBucket } from './rate-limiter.js';
+
+/** How the outbox paces and bounds what it sends. */
+export interface OutboxOptions {
+  /** Actions started per second; `null` turns the limit off. */
+  ratePerSecond: number | null;
+  /** Actions that may start at once before the rate applies. */
+  burst: number;
+  /** Actions waiting; past it, `enqueue` rejects with a QueueFullError. */
+  maxQueued: number;
+  /** Actions sent and not yet acknowledged. The socket keeps them in order either way. */
+  maxInFlight: number;
+  /** How long one action waits for its acknowledgement once sent. */
+  requestTimeoutMs: number;
+}
+
+/** Default outbox settings. */
+export const OUTBOX_DEFAULTS: OutboxOptions = Object.freeze({
+  ratePerSecond: 50,
+  burst: 20,
+  maxQueued: 10_000,
+  maxInFlight: 16,
+  requestTimeoutMs: 15_000,
+});
+
+export interface OutboxStats {
+  queued: number;
+  inFlight: number;
+  sent: number;
+  failed: number;
+}
+
+/** What the outbox sends through: the gateway connection. */
+export interface OutboxTransport {
+  /** true while requests can be sent. */
+  readonly ready$: Observable<boolean>;
+  request$(op: GatewayRequestOp, payload: unknown, timeoutMs: number): Observable<unknown>;
+}
+
+interface Entry {
+  readonly seq: number;
+  readonly op: GatewayRequestOp;
+  readonly payload: unknown;
+  readonly resolve: (reply: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  attempt: Subscription | undefined;
+}
+
+/** Ops that carry an idempotency key, so a resend after a drop is stored once. */
+const IDEMPOTENT: ReadonlySet<GatewayRequestOp> = new Set<GatewayRequestOp>([
+  'channel_message_send',
+  'channel_message_update',
+  'channel_message_remove',
+  'message_reaction',
+  'ephemeral_message_send',
+  'ephemeral_message_update',
+  'ephemeral_message_remove',
+]);
+
+function randomKey(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Every outgoing action goes through here: strictly first in, first out
+ * (so per channel too), started no faster than the rate and burst allow,
+ * held while the connection is down, and resent in its original order with
+ * the same idempotency key when the connection dropped before the
+ * acknowledgement came. Each action settles exactly once: its reply, or a
+ * typed error (the server's refusal, a timeout, a full queue, a closed client).
+ */
+export class Outbox {
+  private readonly queue: Entry[] = [];
+  private readonly inFlight = new Set<Entry>();
+  private readonly limiter: TokenBucket | undefined;
+  private readonly stats = new BehaviorSubject<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 0 });
+  private ready = false;
+  private closed = false;
+  private nextSeq = 0;
+  private wake: Subscription | undefined;
+  private readonly readiness: Subscription;
+  /** queued, in flight, sent, failed — after every change. */
+  readonly stats$: Observable<OutboxStats> = this.stats.asObservable();
+
+  constructor(
+    private readonly transport: OutboxTransport,
+    readonly options: OutboxOptions,
+    private readonly scheduler: SchedulerLike,
+  ) {
+    this.limiter = options.ratePerSecond === null ? undefined : new TokenBucket(options.ratePerSecond, options.burst, scheduler);
+    this.readiness = transport.ready$.subscribe((ready) => {
+      this.ready = ready;
+      if (ready) this.pump();
+    });
+  }
+
+  /** The current counters. */
+  get current(): OutboxStats {
+    return this.stats.value;
+  }
+
+  /**
+   * Queues an action; resolves with its reply payload. Idempotent ops get an
+   * `idempotency_key` (unless the payload has one) that stays the same for every resend.
+   */
+  enqueue<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>): Promise<GatewayReplyPayload<K>> {
+    if (this.closed) return Promise.reject(new ClosedError(op));
+    if (this.queue.length >= this.options.maxQueued) return Promise.reject(new QueueFullError(this.options.maxQueued));
+    const keyed =
+      IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
+    return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
+      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined });
+      this.publish();
+      this.pump();
+    });
+  }
+
+  /** Starts as many waiting actions as the connection, the in-flight bound and the rate allow. */
+  private pump(): void {
+    while (this.ready && !this.closed && this.queue.length > 0 && this.inFlight.size < this.options.maxInFlight) {
+      if (this.limiter && !this.limiter.tryTake()) {
+        this.wakeIn(this.limiter.msUntilNext());
+        break;
+      }
+      this.send(this.queue.shift()!);
+    }
+    this.publish();
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.wake && !this.wake.closed) return;
+    this.wake = this.scheduler.schedule(() => {
+      this.wake = undefined;
+      this.pump();
+    }, ms);
+  }
+
+  private send(entry: Entry): void {
+    this.inFlight.add(entry);
+    entry.attempt = this.transport.request$(entry.op, entry.payload, this.options.requestTimeoutMs).subscribe({
+      next: (reply) => this.settle(entry, () => entry.resolve(reply), 'sent'),
+      error: (error: unknown) => {
+        if (error instanceof ConnectionError && !error.fatal && !this.closed) {
+          // The connection went before the acknowledgement: resend later, in the original order, with the same key.
+          this.inFlight.delete(entry);
+          this.requeue(entry);
+          this.pump();
+          return;
+        }
+        this.settle(entry, () => entry.reject(error), 'failed');
+      },
+    });
+  }
+
+  private settle(entry: Entry, notify: () => void, outcome: 'sent' | 'failed'): void {
+    if (!this.inFlight.delete(entry)) return;
+    const stats = this.stats.value;
+    this.stats.next({ ...stats, [outcome]: stats[outcome] + 1, inFlight: this.inFlight.size, queued: this.queue.length });
+    notify();
+    this.pump();
+  }
+
+  private requeue(entry: Entry): void {
+    let index = this.queue.findIndex((e) => e.seq > entry.seq);
+    if (index < 0) index = this.queue.length;
+    this.queue.splice(index, 0, entry);
+  }
+
+  private publish(): void {
+    const stats = this.stats.value;
+    if (stats.queued !== this.queue.length || stats.inFlight !== this.inFlight.size) {
+      this.stats.next({ ...stats, queued: this.queue.length, inFlight: this.inFlight.size });
+    }
+  }
+
+  /** Rejects everything waiting or in flight with a ClosedError and stops. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.readiness.unsubscribe();
+    this.wake?.unsubscribe();
+    const pending = [...this.inFlight, ...this.queue];
+    this.inFlight.clear();
+    this.queue.length = 0;
+    for (const entry of pending) {
+      entry.attempt?.unsubscribe();
+      entry.reject(new ClosedError(entry.op));
+    }
+    const stats = this.stats.value;
+    this.stats.next({ ...stats, queued: 0, inFlight: 0, failed: stats.failed + pending.length });
+    this.stats.complete();
+  }
+}

@@ -1,0 +1,99 @@
+import { Events } from '../events/names.js';
+import type { StoreAction } from './actions.js';
+import type { ClientState } from './client-state.js';
+import type { CacheLimits } from './limits.js';
+import { Recency } from './recency.js';
+import { evictChannels } from './reducers/channels.js';
+import { evictWindows } from './reducers/messages.js';
+
+/** Recency of each bounded cache. */
+export class CacheRecency {
+  readonly clans = new Recency();
+  readonly channels = new Recency();
+  readonly users = new Recency();
+  /** Channels by last message activity (for dropping whole windows). */
+  readonly windows = new Recency();
+
+  /** Marks what an action brought in or used as recently used. */
+  noteAction(action: StoreAction): void {
+    switch (action.type) {
+      case Events.ChannelMessage:
+        this.channels.touch(action.data.channel_id);
+        this.windows.touch(action.data.channel_id);
+        if (action.data.sender_id) this.users.touch(action.data.sender_id);
+        return;
+      case 'sync/clans':
+        for (const c of action.clans) this.clans.touch(c.clan_id);
+        return;
+      case 'sync/channels':
+      case 'sync/dm-channels':
+        for (const c of action.channels) if (c.channel_id) this.channels.touch(c.channel_id);
+        return;
+      case 'sync/users':
+        for (const u of action.users) this.users.touch(u.id);
+        return;
+      case 'sync/members':
+        for (const m of action.members) this.users.touch(m.user.id);
+        return;
+      case 'sync/messages':
+        this.windows.touch(action.channelId);
+        return;
+      case Events.AddClanUser:
+        this.users.touch(action.data.user.user_id);
+        return;
+      case Events.ChannelCreated:
+      case Events.ChannelUpdated:
+        this.channels.touch(action.data.channel_id);
+        return;
+      case 'local/reset':
+        this.clans.clear();
+        this.channels.clear();
+        this.users.clear();
+        this.windows.clear();
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+/** Drops least recently used entries past the limits; the same state when within them. */
+export function enforceLimits(state: ClientState, limits: CacheLimits, recency: CacheRecency): ClientState {
+  let next = state;
+  if (next.users.size > limits.users) {
+    let users = next.users;
+    for (const id of recency.users.oldest(next.users.size - limits.users, (k) => users.has(k))) {
+      users = users.delete(id);
+      recency.users.forget(id);
+    }
+    next = { ...next, users };
+  }
+  if (next.clans.size > limits.clans) {
+    let clans = next.clans;
+    for (const id of recency.clans.oldest(next.clans.size - limits.clans, (k) => clans.has(k))) {
+      clans = clans.delete(id);
+      recency.clans.forget(id);
+    }
+    next = { ...next, clans };
+  }
+  if (next.channels.size > limits.channels) {
+    const channels = next.channels;
+    const gone = recency.channels.oldest(next.channels.size - limits.channels, (k) => channels.has(k));
+    for (const id of gone) recency.channels.forget(id);
+    const slice = evictChannels(next, gone);
+    next = { ...next, ...slice, ...evictWindows(next, gone) };
+  }
+  if (next.messageCount > limits.messages) {
+    const removed: string[] = [];
+    let count = next.messageCount;
+    // Whole windows go, least recently active channel first, until the total fits.
+    for (const id of recency.windows.oldest(Number.MAX_SAFE_INTEGER, (k) => next.messages.has(k))) {
+      if (count <= limits.messages) break;
+      count -= next.messages.get(id)?.size ?? 0;
+      removed.push(id);
+      recency.windows.forget(id);
+    }
+    next = { ...next, ...evictWindows(next, removed) };
+  }
+  return next;
+}

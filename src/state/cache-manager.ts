@@ -1,0 +1,108 @@
+import { ValidationError } from '../errors/validation-error.js';
+
+/** Where a {@link CacheManager} reads its entries (the store's current state) and how it fills a miss. */
+export interface CacheSource<V> {
+  get(key: string): V | undefined;
+  entries(): Iterable<[string, V]>;
+  size(): number;
+  /** Fetches one entry over REST and puts it into the state. A 404 rejects with an ApiError (`isNotFound`). */
+  load?: (key: string) => Promise<V>;
+  /** A read counts as use for least-recently-used eviction. */
+  touch?: (key: string) => void;
+}
+
+/**
+ * A read-only, always-current view of one cache (SPEC's CacheManager):
+ * `get` is synchronous and reads the current state; `fetch` goes to the
+ * server on a miss, and concurrent fetches of one key share one request.
+ */
+export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
+  constructor(
+    private readonly source: CacheSource<V>,
+    /** What the cache holds, for error messages ("channel"). */
+    private readonly what: string,
+    /** Requests in flight by key; shared by views of the same cache so they dedupe together. */
+    private readonly pending: Map<string, Promise<V>> = new Map(),
+  ) {}
+
+  /** The cached entry, or undefined. */
+  get(key: K): V | undefined {
+    const value = this.source.get(key);
+    if (value !== undefined) this.source.touch?.(key);
+    return value;
+  }
+
+  has(key: K): boolean {
+    return this.source.get(key) !== undefined;
+  }
+
+  /** The entry from the cache, or from the server when it is not cached (or `force` is set). */
+  fetch(key: K, options: { force?: boolean } = {}): Promise<V> {
+    if (typeof key !== 'string' || key === '') {
+      return Promise.reject(new ValidationError([{ path: 'id', message: `must be a non-empty ${this.what} id`, code: 'invalid' }], `${this.what} fetch`));
+    }
+    if (!options.force) {
+      const cached = this.get(key);
+      if (cached !== undefined) return Promise.resolve(cached);
+    }
+    const load = this.source.load;
+    if (!load) return Promise.reject(new ValidationError([{ path: 'id', message: `${this.what} ${key} is not cached and cannot be fetched`, code: 'invalid' }], `${this.what} fetch`));
+    let request = this.pending.get(key);
+    if (!request) {
+      request = load(key).finally(() => this.pending.delete(key));
+      this.pending.set(key, request);
+    }
+    return request;
+  }
+
+  get size(): number {
+    return this.source.size();
+  }
+
+  *entries(): IterableIterator<[K, V]> {
+    for (const [key, value] of this.source.entries()) yield [key as K, value];
+  }
+
+  *keys(): IterableIterator<K> {
+    for (const [key] of this.source.entries()) yield key as K;
+  }
+
+  *values(): IterableIterator<V> {
+    for (const [, value] of this.source.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries();
+  }
+
+  filter(predicate: (value: V, key: K) => boolean): V[] {
+    const out: V[] = [];
+    for (const [key, value] of this.entries()) if (predicate(value, key)) out.push(value);
+    return out;
+  }
+
+  find(predicate: (value: V, key: K) => boolean): V | undefined {
+    for (const [key, value] of this.entries()) if (predicate(value, key)) return value;
+    return undefined;
+  }
+
+  /** Some entry (iteration order is not insertion order), or undefined when empty. */
+  first(): V | undefined {
+    for (const [, value] of this.entries()) return value;
+    return undefined;
+  }
+
+  map<T>(fn: (value: V, key: K) => T): T[] {
+    const out: T[] = [];
+    for (const [key, value] of this.entries()) out.push(fn(value, key));
+    return out;
+  }
+
+  forEach(fn: (value: V, key: K) => void): void {
+    for (const [key, value] of this.entries()) fn(value, key);
+  }
+
+  toJSON(): { size: number; what: string } {
+    return { what: this.what, size: this.size };
+  }
+}

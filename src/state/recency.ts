@@ -1,0 +1,36 @@
+/**
+ * Least-recently-used order of keys (a Map keeps insertion order, so
+ * re-inserting a key moves it to the end). Lives beside the immutable state:
+ * reading a cache entry counts as use without changing the state.
+ */
+export class Recency {
+  private readonly order = new Map<string, true>();
+
+  touch(key: string): void {
+    this.order.delete(key);
+    this.order.set(key, true);
+  }
+
+  forget(key: string): void {
+    this.order.delete(key);
+  }
+
+  /** Up to `count` keys, least recently used first, for which `present` holds (stale keys are dropped on the way). */
+  oldest(count: number, present: (key: string) => boolean): string[] {
+    const out: string[] = [];
+    for (const key of this.order.keys()) {
+      if (out.length >= count) break;
+      if (present(key)) out.push(key);
+      else this.order.delete(key);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.order.clear();
+  }
+
+  get size(): number {
+    return this.order.size;
+  }
+}

@@ -1,0 +1,47 @@
+import type { ReduceContext, StoreAction } from './actions.js';
+import type { ClientState } from './client-state.js';
+import { reduceChannels } from './reducers/channels.js';
+import { reduceClans } from './reducers/clans.js';
+import { reduceDmChannels } from './reducers/dm-channels.js';
+import { reduceMembers } from './reducers/members.js';
+import { reduceMessages } from './reducers/messages.js';
+import { reducePresence } from './reducers/presence.js';
+import { reduceRoles } from './reducers/roles.js';
+import { reduceUsers } from './reducers/users.js';
+
+/** One reducer per resource, combined; the same state comes back when nothing changed. */
+export function reduce(state: ClientState, action: StoreAction, context: ReduceContext): ClientState {
+  const clans = reduceClans(state.clans, action, context);
+  const channelsSlice = reduceChannels(state, action, context);
+  const users = reduceUsers(state.users, action);
+  const members = reduceMembers(state.members, action, context);
+  const messagesSlice = reduceMessages(state, action, context);
+  const dmChannels = reduceDmChannels(state.dmChannels, action, context);
+  const roles = reduceRoles(state.roles, action, context);
+  const presence = reducePresence(state.presence, action);
+  if (
+    clans === state.clans &&
+    channelsSlice.channels === state.channels &&
+    channelsSlice.clanChannels === state.clanChannels &&
+    users === state.users &&
+    members === state.members &&
+    messagesSlice.messages === state.messages &&
+    dmChannels === state.dmChannels &&
+    roles === state.roles &&
+    presence === state.presence
+  ) {
+    return state;
+  }
+  return {
+    clans,
+    channels: channelsSlice.channels,
+    clanChannels: channelsSlice.clanChannels,
+    users,
+    members,
+    messages: messagesSlice.messages,
+    messageCount: messagesSlice.messageCount,
+    dmChannels,
+    roles,
+    presence,
+  };
+}

@@ -1,0 +1,76 @@
+import { Events } from '../../events/names.js';
+import type { ApiClanMember } from '../../model/api.js';
+import type { ReduceContext, StoreAction } from '../actions.js';
+import { frozen } from '../immer.js';
+import { PersistentMap } from '../persistent-map.js';
+import type { MemberState } from '../records.js';
+
+type Members = PersistentMap<PersistentMap<MemberState>>;
+
+function memberFromApi(member: ApiClanMember): MemberState {
+  return frozen({ user_id: member.user.id, clan_nick: member.clan_nick ?? '', clan_avatar: member.clan_avatar ?? '', role_ids: [...member.role_ids] });
+}
+
+/** Changes the role ids of some members of a clan (members not cached are left alone). */
+function withRoles(members: Members, clanId: string, roleId: string, add: readonly string[], remove: readonly string[]): Members {
+  const clan = members.get(clanId);
+  if (!clan) return members;
+  let next = clan;
+  for (const id of add) {
+    const m = next.get(id);
+    if (m && !m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: [...m.role_ids, roleId] }));
+  }
+  for (const id of remove) {
+    const m = next.get(id);
+    if (m && m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) }));
+  }
+  return next === clan ? members : members.set(clanId, next);
+}
+
+/** Clan memberships: listings, joins and removals, role assignments, and nicknames seen on messages. */
+export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext): Members {
+  switch (action.type) {
+    case 'sync/members': {
+      const entries = action.members.map((m) => [m.user.id, memberFromApi(m)] as const);
+      const base = action.replace ? PersistentMap.empty<MemberState>() : (members.get(action.clanId) ?? PersistentMap.empty<MemberState>());
+      return members.set(action.clanId, base.setMany(entries));
+    }
+    case Events.AddClanUser: {
+      const clan = members.get(action.data.clan_id);
+      // Membership lists are loaded on demand; an unloaded clan stays unloaded.
+      if (!clan || clan.has(action.data.user.user_id)) return members;
+      return members.set(action.data.clan_id, clan.set(action.data.user.user_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] })));
+    }
+    case Events.UserClanRemoved: {
+      const { clan_id: clanId, user_ids: ids } = action.data;
+      if (context.selfId !== undefined && ids.includes(context.selfId)) return members.delete(clanId);
+      const clan = members.get(clanId);
+      if (!clan) return members;
+      let next = clan;
+      for (const id of ids) next = next.delete(id);
+      return next === clan ? members : members.set(clanId, next);
+    }
+    case Events.RoleAssign:
+      return withRoles(members, action.data.clan_id, action.data.role_id, action.data.user_ids_assigned, action.data.user_ids_removed);
+    case Events.RoleEvent:
+      return withRoles(members, action.data.role.clan_id, action.data.role.id, action.data.user_add_ids, action.data.user_remove_ids);
+    case Events.ChannelMessage: {
+      const m = action.data;
+      const member = members.get(m.clan_id)?.get(m.sender_id);
+      if (!member || (member.clan_nick === m.clan_nick && member.clan_avatar === m.clan_avatar)) return members;
+      return members.set(m.clan_id, members.get(m.clan_id)!.set(m.sender_id, frozen({ ...member, clan_nick: m.clan_nick, clan_avatar: m.clan_avatar })));
+    }
+    case 'sync/clans':
+      if (!action.replace) return members;
+      {
+        const keep = new Set(action.clans.map((c) => c.clan_id));
+        let next = members;
+        for (const clanId of members.keys()) if (!keep.has(clanId)) next = next.delete(clanId);
+        return next;
+      }
+    case 'local/reset':
+      return PersistentMap.empty();
+    default:
+      return members;
+  }
+}

@@ -1,0 +1,100 @@
+import { Events } from '../../events/names.js';
+import type { ChannelMessage, MessageReaction } from '../../events/payloads.js';
+import { TypeMessage } from '../../model/enums.js';
+import type { ReduceContext, StoreAction } from '../actions.js';
+import { frozen, produce } from '../immer.js';
+import { MessageWindow } from '../message-window.js';
+import { PersistentMap } from '../persistent-map.js';
+import type { MessageState } from '../records.js';
+
+export interface MessagesSlice {
+  readonly messages: PersistentMap<MessageWindow<MessageState>>;
+  readonly messageCount: number;
+}
+
+/** Codes that are not messages to keep: typing and read indicators. */
+const TRANSIENT_CODES = new Set<number>([TypeMessage.Typing, TypeMessage.Indicator]);
+
+function withWindow(slice: MessagesSlice, channelId: string, next: MessageWindow<MessageState>): MessagesSlice {
+  const previous = slice.messages.get(channelId);
+  if (previous === next) return slice;
+  const messages = next.size === 0 ? slice.messages.delete(channelId) : slice.messages.set(channelId, next);
+  return { messages, messageCount: slice.messageCount - (previous?.size ?? 0) + next.size };
+}
+
+function windowOf(slice: MessagesSlice, channelId: string, context: ReduceContext): MessageWindow<MessageState> {
+  return slice.messages.get(channelId) ?? MessageWindow.empty<MessageState>(context.messagesPerChannel);
+}
+
+/** An edit carries the new content; the reactions and references the cache already has are kept. */
+function edited(current: MessageState, edit: ChannelMessage): MessageState {
+  return frozen({ ...current, content: edit.content, mentions: edit.mentions, attachments: edit.attachments, update_time_seconds: edit.update_time_seconds, topic_id: edit.topic_id ?? current.topic_id });
+}
+
+function reacted(message: MessageState, event: MessageReaction): MessageState {
+  return produce(message, (draft) => {
+    const index = draft.reactions.findIndex((r) => r.emoji_id === event.emoji_id);
+    if (event.count <= 0) {
+      if (index >= 0) draft.reactions.splice(index, 1);
+      return;
+    }
+    const entry = index >= 0 ? draft.reactions[index]! : { emoji_id: event.emoji_id, emoji: event.emoji, count: 0, sender_ids: [] };
+    if (index < 0) draft.reactions.push(entry);
+    entry.count = event.count;
+    const senders = entry.sender_ids ?? (entry.sender_ids = []);
+    const at = senders.indexOf(event.sender_id);
+    if (event.action && at >= 0) senders.splice(at, 1);
+    if (!event.action && at < 0) senders.push(event.sender_id);
+  });
+}
+
+/** Messages: a bounded window per channel, kept current by new messages, edits, deletions and reactions. */
+export function reduceMessages(slice: MessagesSlice, action: StoreAction, context: ReduceContext): MessagesSlice {
+  switch (action.type) {
+    case Events.ChannelMessage: {
+      const message = action.data;
+      const window = windowOf(slice, message.channel_id, context);
+      switch (message.code) {
+        case TypeMessage.ChatUpdate:
+        case TypeMessage.UpdateEphemeralMsg:
+          return withWindow(slice, message.channel_id, window.has(message.message_id) ? window.replace(message.message_id, (m) => edited(m, message)) : window.merge([frozen(message)]));
+        case TypeMessage.ChatRemove:
+        case TypeMessage.DeleteEphemeralMsg:
+          return withWindow(slice, message.channel_id, window.remove(message.message_id));
+        default:
+          if (TRANSIENT_CODES.has(message.code)) return slice;
+          return withWindow(slice, message.channel_id, window.append(frozen(message)));
+      }
+    }
+    case Events.MessageReaction: {
+      const window = slice.messages.get(action.data.channel_id);
+      if (!window) return slice;
+      return withWindow(slice, action.data.channel_id, window.replace(action.data.message_id, (m) => reacted(m, action.data)));
+    }
+    case 'sync/messages': {
+      const messages = action.messages.map((m) => frozen(m));
+      const next = action.replace ? MessageWindow.of(messages, context.messagesPerChannel) : windowOf(slice, action.channelId, context).merge(messages);
+      return withWindow(slice, action.channelId, next);
+    }
+    case 'local/message-removed': {
+      const window = slice.messages.get(action.channelId);
+      return window ? withWindow(slice, action.channelId, window.remove(action.messageId)) : slice;
+    }
+    case Events.ChannelDeleted:
+      return withWindow(slice, action.data.channel_id, MessageWindow.empty(context.messagesPerChannel));
+    case 'local/reset':
+      return { messages: PersistentMap.empty(), messageCount: 0 };
+    default:
+      return slice;
+  }
+}
+
+/** Drops the windows of some channels (eviction). */
+export function evictWindows(slice: MessagesSlice, channelIds: Iterable<string>): MessagesSlice {
+  let next = slice;
+  for (const id of channelIds) {
+    const window = next.messages.get(id);
+    if (window) next = { messages: next.messages.delete(id), messageCount: next.messageCount - window.size };
+  }
+  return next;
+}

@@ -1,0 +1,48 @@
+import { Events } from '../../events/names.js';
+import { RoleEventStatus } from '../../model/enums.js';
+import type { ReduceContext, StoreAction } from '../actions.js';
+import { frozen, produce } from '../immer.js';
+import { PersistentMap } from '../persistent-map.js';
+import type { RoleState } from '../records.js';
+
+type Roles = PersistentMap<Readonly<Record<string, RoleState>>>;
+
+/** Roles per clan: listings, role events and assignments. */
+export function reduceRoles(roles: Roles, action: StoreAction, context: ReduceContext): Roles {
+  switch (action.type) {
+    case 'sync/roles':
+      return roles.set(action.clanId, frozen(Object.fromEntries(action.roles.map((r) => [r.id, r]))));
+    case Events.RoleEvent: {
+      const { role, status, user_add_ids: add, user_remove_ids: remove } = action.data;
+      const clanRoles = roles.get(role.clan_id) ?? {};
+      const next = produce(clanRoles, (draft) => {
+        if (status === RoleEventStatus.Deleted) {
+          delete draft[role.id];
+          return;
+        }
+        const current = draft[role.id] ?? { id: role.id, clan_id: role.clan_id, title: role.title, user_ids: [], permission_ids: [] };
+        Object.assign(current, { title: role.title, color: role.color, role_icon: role.role_icon, description: role.description, creator_id: role.creator_id, active: role.active });
+        current.user_ids = [...current.user_ids.filter((id) => !remove.includes(id)), ...add.filter((id) => !current.user_ids.includes(id))];
+        draft[role.id] = current;
+      });
+      return roles.set(role.clan_id, next);
+    }
+    case Events.RoleAssign: {
+      const { clan_id: clanId, role_id: roleId, user_ids_assigned: add, user_ids_removed: remove } = action.data;
+      const clanRoles = roles.get(clanId);
+      const role = clanRoles?.[roleId];
+      if (!clanRoles || !role) return roles;
+      const next = produce(clanRoles, (draft) => {
+        const target = draft[roleId]!;
+        target.user_ids = [...target.user_ids.filter((id) => !remove.includes(id)), ...add.filter((id) => !target.user_ids.includes(id))];
+      });
+      return roles.set(clanId, next);
+    }
+    case Events.UserClanRemoved:
+      return context.selfId !== undefined && action.data.user_ids.includes(context.selfId) ? roles.delete(action.data.clan_id) : roles;
+    case 'local/reset':
+      return PersistentMap.empty();
+    default:
+      return roles;
+  }
+}

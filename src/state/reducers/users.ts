@@ -1,0 +1,51 @@
+import { Events } from '../../events/names.js';
+import type { EventUser } from '../../events/payloads.js';
+import type { ApiUser } from '../../model/api.js';
+import type { StoreAction } from '../actions.js';
+import { frozen } from '../immer.js';
+import { PersistentMap } from '../persistent-map.js';
+import type { UserState } from '../records.js';
+
+export function userFromApi(user: ApiUser): UserState {
+  return frozen({
+    id: user.id,
+    username: user.username,
+    display_name: user.display_name ?? user.username,
+    avatar: user.avatar_url ?? '',
+    ...(user.is_bot !== undefined ? { is_bot: user.is_bot } : {}),
+  });
+}
+
+function userFromEvent(user: EventUser): UserState {
+  return frozen({ id: user.user_id, username: user.username, display_name: user.display_name || user.username, avatar: user.avatar });
+}
+
+/** Inserts or refreshes a user, keeping the map unchanged when nothing differs (the hot path of every message). */
+function upsert(users: PersistentMap<UserState>, id: string, username: string, displayName: string, avatar: string): PersistentMap<UserState> {
+  if (!id || !username) return users;
+  const existing = users.get(id);
+  if (existing && existing.username === username && existing.display_name === (displayName || username) && existing.avatar === avatar) return users;
+  return users.set(id, frozen({ ...existing, id, username, display_name: displayName || username, avatar }));
+}
+
+/** Users: learned from members, channel events and the senders of messages. */
+export function reduceUsers(users: PersistentMap<UserState>, action: StoreAction): PersistentMap<UserState> {
+  switch (action.type) {
+    case Events.ChannelMessage: {
+      const m = action.data;
+      return upsert(users, m.sender_id, m.username, m.display_name, m.avatar);
+    }
+    case Events.AddClanUser:
+      return users.set(action.data.user.user_id, userFromEvent(action.data.user));
+    case Events.UserChannelAdded:
+      return users.setMany(action.data.users.map((u) => [u.user_id, userFromEvent(u)] as const));
+    case 'sync/users':
+      return users.setMany(action.users.map((u) => [u.id, userFromApi(u)] as const));
+    case 'sync/members':
+      return users.setMany(action.members.map((m) => [m.user.id, userFromApi(m.user)] as const));
+    case 'local/reset':
+      return PersistentMap.empty();
+    default:
+      return users;
+  }
+}

@@ -1,0 +1,111 @@
+import type { ServiceApi } from '../api/service-api.js';
+import type { ApiRoleListEventResponse, ApiVoiceChannelUserList, ServiceUpdateRoleBody } from '../model/api.js';
+import { ChannelType } from '../model/enums.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { CacheManager } from '../state/cache-manager.js';
+import type { ClanState } from '../state/records.js';
+import { INSPECT } from '../util/inspect.js';
+import type { ClientContext } from './context.js';
+import type { TextChannel } from './text-channel.js';
+import type { User } from './user.js';
+
+/** Defaults of {@link Clan.listChannelVoiceUsers} (SPEC §4.1.6). */
+export const VOICE_USER_LIST_DEFAULTS = { channel_id: '', channel_type: ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit: 500, minLimit: 1, maxLimit: 500 } as const;
+
+/** A clan (SPEC §2.4) with the operations of SPEC §4.1.6. A snapshot of the cached record. */
+export class Clan {
+  readonly id: string;
+  readonly name: string;
+  readonly welcome_channel_id: string;
+  readonly creator_id: string;
+  readonly record: ClanState;
+  readonly #ctx: ClientContext;
+
+  constructor(ctx: ClientContext, record: ClanState) {
+    this.#ctx = ctx;
+    this.record = record;
+    this.id = record.id;
+    this.name = record.name;
+    this.welcome_channel_id = record.welcome_channel_id;
+    this.creator_id = record.creator_id;
+  }
+
+  /** Channels of the clan. */
+  get channels(): CacheManager<string, TextChannel> {
+    return this.#ctx.clanChannels(this.id);
+  }
+
+  /** Members of the clan, with their clan nicknames. `fetch(id)` loads one member. */
+  get users(): CacheManager<string, User> {
+    return this.#ctx.clanUsers(this.id);
+  }
+
+  /** The session token used for API calls (a secret: never shown by `toJSON` or `inspect`). */
+  get sessionToken(): string {
+    return this.#ctx.sessionToken() ?? '';
+  }
+
+  /** The API client. */
+  get apiClient(): ServiceApi {
+    return this.#ctx.api();
+  }
+
+  /** The client (bot) user id. */
+  getClientId(): string | undefined {
+    return this.#ctx.clientId();
+  }
+
+  /** Loads every channel of the clan into the cache; runs once, and concurrent calls share it. */
+  loadChannels(): Promise<void> {
+    return this.#ctx.loadClanChannels(this.id);
+  }
+
+  /** Users present in voice rooms of the clan (SPEC §4.1.6 defaults; limit 1..500, checked before any request). */
+  listChannelVoiceUsers(
+    channel_id: string = VOICE_USER_LIST_DEFAULTS.channel_id,
+    channel_type: number = VOICE_USER_LIST_DEFAULTS.channel_type,
+    limit: number = VOICE_USER_LIST_DEFAULTS.limit,
+    state?: number,
+    cursor?: string,
+  ): Promise<ApiVoiceChannelUserList> {
+    if (!Number.isInteger(limit) || limit < VOICE_USER_LIST_DEFAULTS.minLimit || limit > VOICE_USER_LIST_DEFAULTS.maxLimit) {
+      return Promise.reject(new ValidationError([{ path: 'limit', message: `must be an integer from 1 to 500, got ${String(limit)}`, code: 'invalid' }], 'voice user list'));
+    }
+    return this.#ctx
+      .api()
+      .listVoiceUsers(this.id, { channel_id, channel_type, limit, ...(state !== undefined ? { state } : {}), ...(cursor !== undefined ? { cursor } : {}) })
+      .then((list) => {
+        this.#ctx.store.dispatch({ type: 'sync/presence', clanId: this.id, users: list.voice_channel_users, kind: channel_type === ChannelType.CHANNEL_TYPE_STREAMING ? 'streaming' : 'voice' });
+        return list;
+      });
+  }
+
+  /** Updates a role; resolves true when the server accepted it. */
+  updateRole(roleId: string, request: ServiceUpdateRoleBody): Promise<boolean> {
+    if (typeof roleId !== 'string' || roleId === '') return Promise.reject(new ValidationError([{ path: 'roleId', message: 'is required', code: 'invalid' }], 'role update'));
+    return this.#ctx
+      .api()
+      .updateRole(roleId, { ...request, clan_id: request.clan_id ?? this.id })
+      .then((result) => result.ok === true);
+  }
+
+  /** Roles of the clan (cached as they arrive). */
+  listRoles(limit?: string, state?: string, cursor?: string): Promise<ApiRoleListEventResponse> {
+    return this.#ctx
+      .api()
+      .listRoles(this.id, { ...(limit !== undefined ? { limit } : {}), ...(state !== undefined ? { state } : {}), ...(cursor !== undefined ? { cursor } : {}) })
+      .then((response) => {
+        if (!cursor) this.#ctx.store.dispatch({ type: 'sync/roles', clanId: this.id, roles: response.roles.roles });
+        return response;
+      });
+  }
+
+  /** A secret-free description. */
+  toJSON(): ClanState {
+    return this.record;
+  }
+
+  [INSPECT](): string {
+    return `Clan ${JSON.stringify({ id: this.id, name: this.name })}`;
+  }
+}

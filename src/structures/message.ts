@@ -1,0 +1,193 @@
+import type { ChannelMessage } from '../events/payloads.js';
+import type { ChannelMessageAck, ChannelMessageSendRequest, MessageReactionAck } from '../gateway/protocol.js';
+import type { ApiMessageAttachment, ApiMessageMention, ApiMessageReaction, ApiMessageRef, ChannelMessageContent } from '../model/content.js';
+import { TypeMessage, type ChannelStreamMode } from '../model/enums.js';
+import { Events } from '../events/names.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { MessageState } from '../state/records.js';
+import { INSPECT } from '../util/inspect.js';
+import type { ClientContext } from './context.js';
+import { deliveredMessage } from './delivery.js';
+import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
+import type { TextChannel } from './text-channel.js';
+
+/** A reaction to add or remove (SPEC §2.10). */
+export interface ReactMessagePayload {
+  id?: string;
+  emoji_id: string;
+  emoji: string;
+  /** Managed by the server; accepted for compatibility. */
+  count?: number;
+  /** true removes the reaction; false (default) adds it. */
+  action_delete?: boolean;
+}
+
+/**
+ * A message (SPEC §2.6): the cached record's fields, and the operations of
+ * SPEC §4.1.4. A snapshot: fetch it again (`channel.messages.get`) to see later edits.
+ */
+export class Message {
+  readonly id: string;
+  /** Same as `id` (what most bots read). */
+  readonly message_id: string;
+  readonly clan_id: string;
+  readonly channel_id: string;
+  readonly sender_id: string;
+  readonly username: string;
+  readonly display_name: string;
+  readonly clan_nick: string;
+  readonly clan_avatar: string;
+  readonly avatar: string;
+  readonly content: ChannelMessageContent;
+  readonly mentions: readonly ApiMessageMention[];
+  readonly attachments: readonly ApiMessageAttachment[];
+  readonly reactions: readonly ApiMessageReaction[];
+  readonly references: readonly ApiMessageRef[];
+  readonly topic_id: string;
+  readonly code: TypeMessage;
+  readonly mode: ChannelStreamMode;
+  readonly create_time_seconds: number;
+  readonly update_time_seconds: number;
+  readonly #ctx: ClientContext;
+  /** The cached record this message was made from. */
+  readonly record: MessageState;
+
+  constructor(ctx: ClientContext, record: MessageState) {
+    this.#ctx = ctx;
+    this.record = record;
+    this.id = record.message_id;
+    this.message_id = record.message_id;
+    this.clan_id = record.clan_id;
+    this.channel_id = record.channel_id;
+    this.sender_id = record.sender_id;
+    this.username = record.username;
+    this.display_name = record.display_name;
+    this.clan_nick = record.clan_nick;
+    this.clan_avatar = record.clan_avatar;
+    this.avatar = record.avatar;
+    this.content = record.content;
+    this.mentions = record.mentions;
+    this.attachments = record.attachments;
+    this.reactions = record.reactions;
+    this.references = record.references;
+    this.topic_id = record.topic_id;
+    this.code = record.code;
+    this.mode = record.mode;
+    this.create_time_seconds = record.create_time_seconds;
+    this.update_time_seconds = record.update_time_seconds;
+  }
+
+  /** The channel the message is in (when cached). */
+  get channel(): TextChannel | undefined {
+    return this.#ctx.channels.get(this.channel_id);
+  }
+
+  private channelState() {
+    const channel = this.#ctx.store.state.channels.get(this.channel_id);
+    if (!channel) throw new ValidationError([{ path: 'channel_id', message: `channel ${this.channel_id} is not cached; fetch it first`, code: 'invalid' }], 'message');
+    return channel;
+  }
+
+  /**
+   * Sends a message in the same channel that references this one. `topic_id`
+   * defaults to this message's topic. Resolves with the new message.
+   */
+  reply(
+    content: ContentInput,
+    mentions?: ApiMessageMention[] | SendOptions,
+    attachments?: ApiMessageAttachment[],
+    mention_everyone?: boolean,
+    anonymous_message?: boolean,
+    topic_id?: string,
+    code?: number,
+  ): Promise<Message> {
+    try {
+      const options = optionsOf(mentions, attachments, mention_everyone, anonymous_message, topic_id, code);
+      const body = contentOf(content);
+      const reference: ApiMessageRef = {
+        message_ref_id: this.message_id,
+        ref_type: 0,
+        message_sender_id: this.sender_id,
+        message_sender_username: this.username,
+        message_sender_display_name: this.display_name,
+        message_sender_clan_nick: this.clan_nick,
+        message_sender_avatar: this.avatar,
+        content: JSON.stringify(this.content),
+        has_attachment: this.attachments.length > 0,
+        channel_id: this.channel_id,
+      };
+      const full: SendOptions = { ...options, references: [reference, ...(options.references ?? [])], topic_id: options.topic_id ?? this.topic_id };
+      checkMessage(body, full);
+      const channel = this.channelState();
+      const request: ChannelMessageSendRequest = defined({ clan_id: channel.clan_id, channel_id: channel.channel_id, mode: this.mode, content: body, ...full });
+      return this.#ctx.outbox.enqueue('channel_message_send', request).then((ack) => deliveredMessage(this.#ctx, channel, request, ack));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Replaces this message's content. Resolves with the updated message. */
+  update(content: ContentInput, mentions?: ApiMessageMention[], attachments?: ApiMessageAttachment[], topic_id?: string): Promise<Message> {
+    try {
+      const body = contentOf(content);
+      const options = defined({ mentions, attachments, topic_id });
+      checkMessage(body, { ...options, attachments: attachments ?? [...this.attachments] });
+      const request = defined({ clan_id: this.clan_id, channel_id: this.channel_id, message_id: this.message_id, mode: this.mode, content: body, ...options });
+      return this.#ctx.outbox.enqueue('channel_message_update', request).then((ack) => {
+        const cached = this.#ctx.store.state.messages.get(this.channel_id)?.get(this.message_id);
+        // The edit's own event normally arrived first; if not, apply the edit as that event would.
+        if (!cached || cached.update_time_seconds < ack.update_time_seconds || cached.content.t !== body.t) {
+          const base = cached ?? this.record;
+          const edit: ChannelMessage = { ...base, code: TypeMessage.ChatUpdate, content: body, mentions: mentions ?? [...base.mentions], attachments: attachments ?? [...base.attachments], topic_id: topic_id ?? base.topic_id, update_time_seconds: ack.update_time_seconds };
+          this.#ctx.store.dispatch({ type: Events.ChannelMessage, seq: 0, data: edit });
+        }
+        const stored = this.#ctx.store.state.messages.get(this.channel_id)?.get(this.message_id);
+        return stored ? this.#ctx.message(stored) : this;
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Adds (or with `action_delete`, removes) the bot's reaction. */
+  react(dataReactMessage: ReactMessagePayload): Promise<MessageReactionAck> {
+    const { emoji_id, emoji } = dataReactMessage ?? {};
+    if (typeof emoji_id !== 'string' || emoji_id === '' || typeof emoji !== 'string' || emoji === '') {
+      return Promise.reject(new ValidationError([{ path: typeof emoji_id === 'string' && emoji_id ? 'emoji' : 'emoji_id', message: 'is required and must be a non-empty string', code: 'invalid' }], 'reaction'));
+    }
+    return this.#ctx.outbox.enqueue(
+      'message_reaction',
+      defined({
+        clan_id: this.clan_id,
+        channel_id: this.channel_id,
+        message_id: this.message_id,
+        emoji_id,
+        emoji,
+        count: dataReactMessage.count ?? 1,
+        action_delete: dataReactMessage.action_delete ?? false,
+        message_sender_id: this.sender_id,
+        topic_id: this.topic_id || undefined,
+        mode: this.mode,
+      }),
+    );
+  }
+
+  /** Deletes the message; it also leaves the caches. */
+  delete(): Promise<ChannelMessageAck> {
+    return this.#ctx.outbox
+      .enqueue('channel_message_remove', defined({ clan_id: this.clan_id, channel_id: this.channel_id, message_id: this.message_id, mode: this.mode, topic_id: this.topic_id || undefined }))
+      .then((ack) => {
+        this.#ctx.store.dispatch({ type: 'local/message-removed', channelId: this.channel_id, messageId: this.message_id });
+        this.#ctx.messageStore.delete(this.channel_id, this.message_id);
+        return ack;
+      });
+  }
+
+  toJSON(): MessageState {
+    return this.record;
+  }
+
+  [INSPECT](): string {
+    return `Message ${JSON.stringify({ id: this.id, channel_id: this.channel_id, sender_id: this.sender_id, text: this.content.t })}`;
+  }
+}

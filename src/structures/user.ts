@@ -1,0 +1,97 @@
+import type { ApiChannelDescription, ApiTransactionDetail } from '../model/api.js';
+import type { ApiMessageMention } from '../model/content.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { MemberState, UserState } from '../state/records.js';
+import { INSPECT } from '../util/inspect.js';
+import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
+import type { ClientContext } from './context.js';
+import { deliveredMessage } from './delivery.js';
+import type { Message } from './message.js';
+import { checkMessage, contentOf, defined, type ContentInput } from './send-options.js';
+import { ChannelStreamMode, DM_CLAN_ID } from '../model/enums.js';
+
+/** A user (SPEC §2.7), seen globally or as a clan member, with the operations of SPEC §4.1.5. */
+export class User {
+  readonly id: string;
+  readonly username: string;
+  readonly display_name: string;
+  /** Nickname in the clan ("" outside a clan view). */
+  readonly clan_nick: string;
+  /** Avatar in the clan ("" outside a clan view). */
+  readonly clan_avatar: string;
+  /** Global avatar URL (SPEC's spelling). */
+  readonly avartar: string;
+  readonly record: UserState;
+  readonly member: MemberState | undefined;
+  readonly #ctx: ClientContext;
+
+  constructor(ctx: ClientContext, record: UserState, member?: MemberState) {
+    this.#ctx = ctx;
+    this.record = record;
+    this.member = member;
+    this.id = record.id;
+    this.username = record.username;
+    this.display_name = record.display_name;
+    this.clan_nick = member?.clan_nick ?? '';
+    this.clan_avatar = member?.clan_avatar ?? '';
+    this.avartar = record.avatar;
+  }
+
+  /** Global avatar URL (correctly spelled alias of `avartar`). */
+  get avatar(): string {
+    return this.avartar;
+  }
+
+  /** Roles in the clan (clan views only). */
+  get role_ids(): readonly string[] {
+    return this.member?.role_ids ?? [];
+  }
+
+  /** Id of the DM channel with this user, once known. */
+  get dmChannelId(): string {
+    return this.#ctx.store.state.dmChannels.get(this.id) ?? '';
+  }
+
+  /** Sends a direct message; the DM channel is created first when none exists (and remembered). */
+  async sendDM(content: ContentInput, code?: number, mentions?: ApiMessageMention[]): Promise<Message> {
+    const body = contentOf(content);
+    const options = defined({ code, mentions });
+    checkMessage(body, options);
+    let channelId = this.dmChannelId;
+    if (!channelId) {
+      const created = await this.createDmChannel();
+      if (!created?.channel_id) throw new ValidationError([{ path: 'user', message: `no DM channel could be opened with user ${this.id}`, code: 'invalid' }], 'direct message');
+      channelId = created.channel_id;
+    }
+    const channel = this.#ctx.store.state.channels.get(channelId) ?? { channel_id: channelId, clan_id: DM_CLAN_ID };
+    const request = defined({ clan_id: DM_CLAN_ID, channel_id: channelId, mode: ChannelStreamMode.STREAM_MODE_DM, is_public: false, content: body, ...options });
+    const ack = await this.#ctx.outbox.enqueue('channel_message_send', request);
+    return deliveredMessage(this.#ctx, channel, request, ack);
+  }
+
+  /** Opens (or returns) the DM channel with this user; null when none could be obtained. */
+  createDmChannel(): Promise<ApiChannelDescription | null> {
+    return this.#ctx.createDmChannel(this.id);
+  }
+
+  /** Sends tokens to this user. */
+  sendToken(sendTokenData: SendTokenData): Promise<SendTokenResult> {
+    return this.#ctx.sendToken(this.id, sendTokenData);
+  }
+
+  /** Details of one transaction this user took part in. */
+  listTransactionDetail(transactionId: string): Promise<ApiTransactionDetail> {
+    if (typeof transactionId !== 'string' || transactionId === '') {
+      return Promise.reject(new ValidationError([{ path: 'transactionId', message: 'is required', code: 'invalid' }], 'transaction detail'));
+    }
+    return this.#ctx.api().getTransaction(transactionId);
+  }
+
+  toJSON(): UserState & { clan_nick: string; clan_avatar: string } {
+    return { ...this.record, clan_nick: this.clan_nick, clan_avatar: this.clan_avatar };
+  }
+
+  [INSPECT](): string {
+    return `User ${JSON.stringify({ id: this.id, username: this.username })}`;
+  }
+}
