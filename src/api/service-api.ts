@@ -32,6 +32,7 @@ export interface PageQuery {
   cursor?: string;
 }
 
+/** Settings of a {@link ServiceApi}: where to send requests and how to retry them. */
 export interface ServiceApiOptions extends RequestOptions {
   /** Base URL used until a session names its own `api_url` (the login base path). */
   basePath: string;

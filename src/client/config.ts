@@ -57,6 +57,7 @@ export interface ClientConfigDto {
   syncConcurrency?: number;
 }
 
+/** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
 export interface ReconnectOptions {
   baseMs: number;
   capMs: number;
@@ -66,6 +67,7 @@ export interface ReconnectOptions {
   loginAttempts: number;
 }
 
+/** Retries of failed REST requests. */
 export interface ApiRetryOptions {
   /** Retries after the first attempt. */
   retries: number;

@@ -27,6 +27,9 @@ import {
   type InteractionSource,
   type MessageRef,
 } from '../interactive/collectors.js';
+import type { Message } from '../structures/message.js';
+import type { ContentInput, SendOptions } from '../structures/send-options.js';
+import type { BotSurface, MessageTarget } from './bot-surface.js';
 import { ClientRuntime } from './runtime.js';
 import { StateSync, type SyncReport } from './sync.js';
 import type { AnyClanstreamError } from '../errors/index.js';
@@ -96,7 +99,7 @@ interface Managers {
  * connected through drops, expiring tokens and server restarts, and delivers
  * every event as a typed stream, as `for await` iterables and as callbacks.
  */
-export class ServiceClient {
+export class ServiceClient implements BotSurface {
   /** Id of the logged-in bot, set after authentication. */
   clientId: string | undefined;
   readonly host: string;
@@ -512,20 +515,39 @@ export class ServiceClient {
     return this.#wallet.sendToken(tokenEvent);
   }
 
+  /** A fresh ephemeral key pair (base58 public key, PKCS#8 hex private key). */
   getEphemeralKeyPair(): Promise<IEphemeralKeyPair> {
     return this.#wallet.getEphemeralKeyPair();
   }
 
+  /** The wallet address of a user (base58 of SHA-256 of the user id). */
   getAddress(userId: string): Promise<string> {
     return this.#wallet.getAddress(userId);
   }
 
+  /** A zero-knowledge proof binding an ephemeral key to a user's address. */
   getZkProofs(data: ApiGetZkProofRequest): Promise<IZkProof> {
     return this.#wallet.getZkProofs(data);
   }
 
+  /** The nonce of a user's last transaction on the token network. */
   getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
     return this.#wallet.getCurrentNonce(userId, tag);
+  }
+
+  // ---------------- sending by id (the BotSurface) ----------------
+
+  /** Sends a message into a channel by id, fetching the channel when it is not cached. */
+  async sendMessage(channelId: string, content: ContentInput, options: SendOptions = {}): Promise<Message> {
+    const channel = await this.channels.fetch(channelId);
+    return channel.send(content, options);
+  }
+
+  /** Replies to a message (an event payload or a cached Message), referencing it, in its channel. */
+  async replyTo(message: MessageTarget, content: ContentInput, options: SendOptions = {}): Promise<Message> {
+    const channel = await this.channels.fetch(message.channel_id);
+    const cached = channel.messages.get(message.message_id) ?? (await channel.messages.fetch(message.message_id));
+    return cached.reply(content, options);
   }
 
   // ---------------- interactive messages ----------------
@@ -620,78 +642,103 @@ export class ServiceClient {
     return this.#listeners.count(event);
   }
 
+  /** Calls `listener` for a new, edited or deleted message in any channel, thread or DM the client is in; returns the client. */
   onChannelMessage(listener: Listener<ChannelMessage>): this {
     return this.on(Events.ChannelMessage, listener);
   }
+  /** Calls `listener` for a reaction added or removed; returns the client. */
   onMessageReaction(listener: Listener<MessageReaction>): this {
     return this.on(Events.MessageReaction, listener);
   }
+  /** Calls `listener` for a button of one of the bot's messages clicked; returns the client. */
   onMessageButtonClicked(listener: Listener<MessageButtonClicked>): this {
     return this.on(Events.MessageButtonClicked, listener);
   }
+  /** Calls `listener` for an option of a dropdown of one of the bot's messages selected; returns the client. */
   onDropdownBoxSelected(listener: Listener<DropdownBoxSelected>): this {
     return this.on(Events.DropdownBoxSelected, listener);
   }
+  /** Calls `listener` for a channel created; returns the client. */
   onChannelCreated(listener: Listener<ChannelCreatedEvent>): this {
     return this.on(Events.ChannelCreated, listener);
   }
+  /** Calls `listener` for a channel changed; returns the client. */
   onChannelUpdated(listener: Listener<ChannelUpdatedEvent>): this {
     return this.on(Events.ChannelUpdated, listener);
   }
+  /** Calls `listener` for a channel deleted; returns the client. */
   onChannelDeleted(listener: Listener<ChannelDeletedEvent>): this {
     return this.on(Events.ChannelDeleted, listener);
   }
+  /** Calls `listener` for a user added to a clan; returns the client. */
   onAddClanUser(listener: Listener<AddClanUserEvent>): this {
     return this.on(Events.AddClanUser, listener);
   }
+  /** Calls `listener` for users removed from (or leaving) a clan; returns the client. */
   onUserClanRemoved(listener: Listener<UserClanRemovedEvent>): this {
     return this.on(Events.UserClanRemoved, listener);
   }
+  /** Calls `listener` for users added to a channel; returns the client. */
   onUserChannelAdded(listener: Listener<UserChannelAddedEvent>): this {
     return this.on(Events.UserChannelAdded, listener);
   }
+  /** Calls `listener` for users removed from a channel; returns the client. */
   onUserChannelRemoved(listener: Listener<UserChannelRemoved>): this {
     return this.on(Events.UserChannelRemoved, listener);
   }
+  /** Calls `listener` for a role created, updated or deleted; returns the client. */
   onRoleEvent(listener: Listener<RoleEvent>): this {
     return this.on(Events.RoleEvent, listener);
   }
+  /** Calls `listener` for a role assigned or removed; returns the client. */
   onRoleAssign(listener: Listener<RoleAssignedEvent>): this {
     return this.on(Events.RoleAssign, listener);
   }
+  /** Calls `listener` for a voice session started; returns the client. */
   onVoiceStartedEvent(listener: Listener<VoiceStartedEvent>): this {
     return this.on(Events.VoiceStartedEvent, listener);
   }
+  /** Calls `listener` for a voice session ended; returns the client. */
   onVoiceEndedEvent(listener: Listener<VoiceEndedEvent>): this {
     return this.on(Events.VoiceEndedEvent, listener);
   }
+  /** Calls `listener` for a user joined a voice room; returns the client. */
   onVoiceJoinedEvent(listener: Listener<VoiceJoinedEvent>): this {
     return this.on(Events.VoiceJoinedEvent, listener);
   }
+  /** Calls `listener` for a user left a voice room; returns the client. */
   onVoiceLeavedEvent(listener: Listener<VoiceLeavedEvent>): this {
     return this.on(Events.VoiceLeavedEvent, listener);
   }
+  /** Calls `listener` for a user joined a streaming room; returns the client. */
   onStreamingJoinedEvent(listener: Listener<StreamingJoinedEvent>): this {
     return this.on(Events.StreamingJoinedEvent, listener);
   }
+  /** Calls `listener` for a user left a streaming room; returns the client. */
   onStreamingLeavedEvent(listener: Listener<StreamingLeavedEvent>): this {
     return this.on(Events.StreamingLeavedEvent, listener);
   }
+  /** Calls `listener` for a WebRTC signal for the client; returns the client. */
   onWebrtcSignalingFwd(listener: Listener<WebrtcSignalingFwd>): this {
     return this.on(Events.WebrtcSignalingFwd, listener);
   }
+  /** Calls `listener` for a token transfer involving the client (once per transaction id); returns the client. */
   onTokenSend(listener: Listener<TokenSentEvent>): this {
     return this.on(Events.TokenSend, listener);
   }
+  /** Calls `listener` for a coffee given; returns the client. */
   onGiveCoffee(listener: Listener<GiveCoffeeEvent>): this {
     return this.on(Events.GiveCoffee, listener);
   }
+  /** Calls `listener` for a clan event created; returns the client. */
   onClanEventCreated(listener: Listener<CreateEventRequest>): this {
     return this.on(Events.ClanEventCreated, listener);
   }
+  /** Calls `listener` for notifications for the client; returns the client. */
   onNotification(listener: Listener<Notifications>): this {
     return this.on(Events.Notifications, listener);
   }
+  /** Calls `listener` for a user picked one of the bot's quick-menu entries; returns the client. */
   onQuickMenuEvent(listener: Listener<QuickMenuEvent>): this {
     return this.on(Events.QuickMenu, listener);
   }
@@ -708,6 +755,7 @@ export class ServiceClient {
     return { clientId: this.clientId, host: this.host, port: this.port, useSSL: this.useSSL, timeout: this.timeout, status: this.status };
   }
 
+  /** What `util.inspect` (and `console.log`) shows: no secrets. */
   [INSPECT](): string {
     return `ServiceClient ${JSON.stringify(this.toJSON())}`;
   }

@@ -13,6 +13,7 @@ export interface IterateOptions {
   signal?: AbortSignal;
 }
 
+/** Defaults of {@link iterate}. */
 export const ITERATE_DEFAULTS = { maxBuffered: 10_000 } as const;
 
 function aborted$(signal: AbortSignal): Observable<unknown> {

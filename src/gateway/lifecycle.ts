@@ -12,5 +12,7 @@ export type LifecycleEvent =
   /** A session could not be resumed, so events may have been missed: state was fetched again. */
   | { type: 'resync'; reason: string };
 
+/** The `type` of a lifecycle event. */
 export type LifecycleType = LifecycleEvent['type'];
+/** The lifecycle event of one type. */
 export type LifecycleOf<T extends LifecycleType> = Extract<LifecycleEvent, { type: T }>;

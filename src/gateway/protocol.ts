@@ -53,6 +53,7 @@ export interface ResumedPayload {
   replayed: number;
 }
 
+/** Why a session could not be resumed. */
 export type ResumeFailedReason = 'unknown_session' | 'buffer_exceeded' | 'seq_ahead' | 'wrong_user';
 
 /** Reply when a session cannot be resumed: start a fresh one and resynchronise. */
@@ -61,6 +62,7 @@ export interface ResumeFailedPayload {
   reason: ResumeFailedReason;
 }
 
+/** Payload of `clan_join` / `clan_leave`, echoed by their replies. */
 export interface ClanJoinRequest {
   clan_id: string;
 }
@@ -70,11 +72,13 @@ export interface TokenRefreshRequest {
   token: string;
 }
 
+/** Reply to `token_refresh`. */
 export interface TokenRefreshedPayload {
   /** When the new token expires (UNIX seconds); the socket is closed with 4004 then unless refreshed again. */
   expires_at: number;
 }
 
+/** Payload of `channel_join` / `channel_leave`, echoed by their replies. */
 export interface ChannelJoinRequest {
   channel_id: string;
   clan_id?: string;
@@ -182,9 +186,13 @@ export interface GatewayRequestMap {
   ephemeral_message_remove: [EphemeralMessageRemoveRequest, 'channel_message_ack', ChannelMessageAck];
 }
 
+/** Every op a client may send. */
 export type GatewayRequestOp = keyof GatewayRequestMap;
+/** The payload of a request op. */
 export type GatewayRequestPayload<K extends GatewayRequestOp> = GatewayRequestMap[K][0];
+/** The op a request is answered with. */
 export type GatewayReplyOp<K extends GatewayRequestOp> = GatewayRequestMap[K][1];
+/** The payload of a request's reply. */
 export type GatewayReplyPayload<K extends GatewayRequestOp> = GatewayRequestMap[K][2];
 
 /** The reply op of each request op. */
@@ -206,10 +214,12 @@ export const REPLY_OP: { readonly [K in GatewayRequestOp]: GatewayReplyOp<K> } =
   ephemeral_message_remove: 'channel_message_ack',
 };
 
+/** Every request op, in protocol order. */
 export const GATEWAY_REQUEST_OPS: readonly GatewayRequestOp[] = Object.freeze(
   Object.keys(REPLY_OP) as GatewayRequestOp[],
 );
 
+/** Codes of gateway error replies. */
 export type GatewayErrorCode =
   | 'bad_request'
   | 'unknown_op'
@@ -251,6 +261,7 @@ export type CloseAction =
   /** Stop: retrying cannot help. */
   | 'fatal';
 
+/** What a close code means and what a client does after it. */
 export interface CloseCodeInfo {
   readonly name: string;
   readonly action: CloseAction;
@@ -274,6 +285,7 @@ export const CLOSE_CODES = {
   4010: { name: 'session_replaced', action: 'fatal', description: 'Another connection resumed this session.' },
 } as const satisfies Record<number, CloseCodeInfo>;
 
+/** A close code of the protocol table. */
 export type KnownCloseCode = keyof typeof CLOSE_CODES;
 
 /** How to treat a close code; unknown codes are treated as resumable. */

@@ -21,6 +21,7 @@ export interface Transport {
   close(code: number, reason: string): void;
 }
 
+/** What an open transport emits: the open socket, each text frame, and the close. */
 export type TransportSignal =
   /** A text frame (a bare string: no wrapper object per message). */
   | string

@@ -5,6 +5,7 @@ import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
+/** The JSON of a animation component, as `build()` returns it. */
 export type AnimationJson = ComponentOf<EMessageComponentType.ANIMATION>;
 
 /** What a sprite animation is made of. */

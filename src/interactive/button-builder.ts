@@ -5,6 +5,7 @@ import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EButtonMessageStyle, EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
+/** The JSON of a button component, as `build()` returns it. */
 export type ButtonJson = ComponentOf<EMessageComponentType.BUTTON>;
 
 /** What a button is made of. */

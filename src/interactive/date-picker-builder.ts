@@ -4,6 +4,7 @@ import { assertValid, Checks, compact } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 
+/** The JSON of a date picker component, as `build()` returns it. */
 export type DatePickerJson = ComponentOf<EMessageComponentType.DATEPICKER>;
 
 /** What a date picker is made of. */

@@ -5,6 +5,7 @@ import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
+/** The JSON of a input component, as `build()` returns it. */
 export type InputJson = ComponentOf<EMessageComponentType.INPUT>;
 
 /** What a text or number input is made of. */

@@ -41,4 +41,5 @@ export const INTERACTIVE_LIMITS = {
   maxFooterChars: 2048,
 } as const;
 
+/** The type of {@link INTERACTIVE_LIMITS}. */
 export type InteractiveLimits = typeof INTERACTIVE_LIMITS;

@@ -5,6 +5,7 @@ import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
+/** The JSON of a radio group component, as `build()` returns it. */
 export type RadioJson = ComponentOf<EMessageComponentType.RADIO>;
 
 /** What a radio group is made of. */

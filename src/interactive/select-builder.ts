@@ -5,6 +5,7 @@ import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType, EMessageSelectType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
+/** The JSON of a select component, as `build()` returns it. */
 export type SelectJson = ComponentOf<EMessageComponentType.SELECT>;
 
 /** What a select (dropdown) is made of. */

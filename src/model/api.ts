@@ -9,6 +9,7 @@ export interface ApiErrorBody {
   fields?: Record<string, string>;
 }
 
+/** The `code` of an HTTP error body. */
 export type ApiErrorCode =
   | 'bad_request'
   | 'unauthenticated'
@@ -42,6 +43,7 @@ export interface ApiPage {
   cursor?: string;
 }
 
+/** A clan as the REST API describes it. */
 export interface ApiClanDesc {
   clan_id: string;
   clan_name: string;
@@ -81,6 +83,7 @@ export interface ApiChannelList extends ApiPage {
   channels: ApiChannelDescription[];
 }
 
+/** A user's public profile. */
 export interface ApiUser {
   id: string;
   username: string;
@@ -90,6 +93,7 @@ export interface ApiUser {
   create_time_seconds?: number;
 }
 
+/** A member of a clan: the user and their clan nickname, avatar and roles. */
 export interface ApiClanMember {
   user: ApiUser;
   clan_nick?: string;
@@ -112,6 +116,7 @@ export interface ApiCreateDmRequest {
   user_ids: string[];
 }
 
+/** Someone present in a voice or streaming room. */
 export interface ApiVoiceChannelUser {
   id: string;
   user_id: string;
@@ -123,6 +128,7 @@ export interface ApiVoiceChannelUserList extends ApiPage {
   voice_channel_users: ApiVoiceChannelUser[];
 }
 
+/** A role of a clan. */
 export interface ApiRole {
   id: string;
   clan_id: string;
@@ -139,11 +145,13 @@ export interface ApiRole {
   permission_ids: string[];
 }
 
+/** A page of roles. */
 export interface ApiRoleList {
   roles: ApiRole[];
   next_cursor?: string;
 }
 
+/** What listing a clan's roles returns. */
 export interface ApiRoleListEventResponse {
   clan_id: string;
   limit?: number;
@@ -167,6 +175,7 @@ export interface ServiceUpdateRoleBody {
   remove_permission_ids?: string[];
 }
 
+/** A quick-menu entry to grant a bot in a channel. */
 export interface ApiQuickMenuAccessPayload {
   id?: string;
   bot_id?: string;
@@ -183,10 +192,12 @@ export interface ApiQuickMenuAccess extends ApiQuickMenuAccessPayload {
   channel_id: string;
 }
 
+/** The quick-menu entries of a channel. */
 export interface ApiQuickMenuAccessList {
   list_menus: ApiQuickMenuAccess[];
 }
 
+/** A friend (or pending request) and its state. */
 export interface ApiFriend {
   user: ApiUser;
   state: FriendState;
@@ -203,6 +214,7 @@ export interface ApiFriendRequest {
   usernames?: string[];
 }
 
+/** Media to play in a voice channel. */
 export interface ApiPlayMediaRequest {
   url: string;
   participant_identity: string;
@@ -210,6 +222,7 @@ export interface ApiPlayMediaRequest {
   name: string;
 }
 
+/** What playing media returns. */
 export interface ApiPlayMediaResult {
   channel_id: string;
   meeting_code: string;
@@ -220,6 +233,7 @@ export interface ApiPlayMediaResult {
   status: 'playing';
 }
 
+/** A transaction of the token network, as the REST API returns it. */
 export interface ApiTransactionDetail {
   tx_hash: string;
   type: number;

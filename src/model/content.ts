@@ -68,6 +68,7 @@ export interface IInteractiveMessageProps {
   footer?: { text: string; icon_url?: string };
 }
 
+/** A button (component type BUTTON). */
 export interface ButtonComponent {
   label: string;
   style: EButtonMessageStyle;
@@ -75,12 +76,14 @@ export interface ButtonComponent {
   disable?: boolean;
 }
 
+/** One option of a select. */
 export interface SelectOption {
   label: string;
   value: string;
   description?: string;
 }
 
+/** A dropdown select (component type SELECT). */
 export interface SelectComponent {
   options: SelectOption[];
   type?: EMessageSelectType;
@@ -92,6 +95,7 @@ export interface SelectComponent {
   disabled?: boolean;
 }
 
+/** A text or number input (component type INPUT), used in forms. */
 export interface InputComponent {
   placeholder?: string;
   required?: boolean;
@@ -101,6 +105,7 @@ export interface InputComponent {
   disabled?: boolean;
 }
 
+/** One choice of a radio group. */
 export interface RadioOption {
   label: string;
   value: string;
@@ -110,12 +115,15 @@ export interface RadioOption {
   disabled?: boolean;
 }
 
+/** A radio group (component type RADIO). */
 export type RadioComponent = RadioOption[];
 
+/** A date picker (component type DATEPICKER). */
 export interface DatePickerComponent {
   value?: string | number;
 }
 
+/** An animation (component type ANIMATION). */
 export interface AnimationComponent {
   url_image: string;
   url_position: string;
@@ -124,11 +132,13 @@ export interface AnimationComponent {
   duration?: number;
 }
 
+/** A grid of items (component type GRID). */
 export interface GridComponent {
   columns?: number;
   items?: Array<{ id: string; label?: string; value?: string }>;
 }
 
+/** The `component` of any interactive component. */
 export type MessageComponentBody =
   | ButtonComponent
   | SelectComponent
@@ -172,6 +182,7 @@ export interface ApiMessageMention extends TextRange {
   role_id?: string;
 }
 
+/** A file attached to a message. */
 export interface ApiMessageAttachment {
   url: string;
   filetype: string;

@@ -28,6 +28,7 @@ export const OUTBOX_DEFAULTS: OutboxOptions = Object.freeze({
   requestTimeoutMs: 15_000,
 });
 
+/** Counters of the outbox. */
 export interface OutboxStats {
   queued: number;
   inFlight: number;

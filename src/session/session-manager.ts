@@ -5,6 +5,7 @@ import { AuthenticationError } from '../errors/authentication-error.js';
 import { INSPECT } from '../util/inspect.js';
 import { Session } from './session.js';
 
+/** Settings of a {@link SessionManager}. */
 export interface SessionManagerOptions {
   /** The app (bot) id sent with the API key when authenticating. */
   appId?: string;

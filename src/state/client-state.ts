@@ -26,6 +26,7 @@ export interface ClientState {
   readonly presence: PersistentMap<Readonly<Record<string, PresenceState>>>;
 }
 
+/** The state of a client that knows nothing yet. */
 export const INITIAL_STATE: ClientState = Object.freeze({
   clans: PersistentMap.empty<ClanState>(),
   channels: PersistentMap.empty<ChannelState>(),

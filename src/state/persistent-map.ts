@@ -1,12 +1,3 @@
-/**
- * An immutable string-keyed map whose updates cost the same small amount at
- * any size: a two-level trie of 64-way branches over small buckets, so a
- * `set` copies two 64-slot arrays and one bucket instead of the whole map.
- * (immer copies and walks every key of each container it changes, ~80 ns a
- * key: too slow for collections of 10,000 channels or 100,000 users.)
- *
- * Iteration order is the trie's (stable for a given set of keys), not insertion order.
- */
 const WIDTH = 64;
 const MASK = WIDTH - 1;
 const SHIFT = 6;
@@ -31,6 +22,15 @@ function hash(key: string): number {
 
 const EMPTY_ROOT: Root<never> = Object.freeze(new Array<undefined>(WIDTH).fill(undefined));
 
+/**
+ * An immutable string-keyed map whose updates cost the same small amount at
+ * any size: a two-level trie of 64-way branches over small buckets, so a
+ * `set` copies two 64-slot arrays and one bucket instead of the whole map.
+ * (immer copies and walks every key of each container it changes, ~80 ns a
+ * key: too slow for collections of 10,000 channels or 100,000 users.)
+ *
+ * Iteration order is the trie's (stable for a given set of keys), not insertion order.
+ */
 export class PersistentMap<V> implements Iterable<[string, V]> {
   private static readonly EMPTY = new PersistentMap<never>(EMPTY_ROOT, 0);
 

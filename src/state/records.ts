@@ -34,6 +34,7 @@ export interface MemberState {
   readonly role_ids: readonly string[];
 }
 
+/** A role as cached. */
 export type RoleState = Readonly<ApiRole>;
 
 /** Someone in a voice or streaming room. */
@@ -46,4 +47,5 @@ export interface PresenceState {
   readonly kind: 'voice' | 'streaming';
 }
 
+/** A message as cached (frozen). */
 export type MessageState = Readonly<ChannelMessage>;

@@ -7,6 +7,7 @@ import { INITIAL_STATE, type ClientState } from './client-state.js';
 import { CACHE_LIMITS, type CacheLimits } from './limits.js';
 import { reduce } from './reducer.js';
 
+/** Settings of the {@link Store}. */
 export interface StoreOptions {
   limits?: Partial<CacheLimits>;
   /** The logged-in user, read per action (for "the bot itself left" and similar). */

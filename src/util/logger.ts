@@ -1,5 +1,6 @@
 import type { SecretRedactor } from './redact.js';
 
+/** Severity of a log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Where clanstream writes what it does. `console` fits; the default writes nothing. */

@@ -8,6 +8,7 @@ export interface JsonRpcRequest<P = unknown> {
   params?: P;
 }
 
+/** The error object of a JSON-RPC 2.0 response. */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
@@ -28,6 +29,7 @@ export const JSON_RPC_ERRORS = {
   internalError: -32603,
 } as const;
 
+/** Which nonce to read: of accepted transactions, or counting pending ones. */
 export type NonceTag = 'latest' | 'pending';
 
 /** Methods of the money network: params and result of each. */
@@ -52,6 +54,7 @@ export interface IZkProof {
   public_input: string;
 }
 
+/** What the proof service returns. */
 export interface ProveResponse {
   data: IZkProof;
 }

@@ -51,6 +51,7 @@ export interface ClanWebhookContent {
   mk?: WebhookMarkdown[];
 }
 
+/** A file attached to a clan webhook message. */
 export interface ClanWebhookAttachment {
   url: string;
   filetype: string;

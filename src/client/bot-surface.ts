@@ -1,0 +1,37 @@
+import type { Observable } from 'rxjs';
+import type { Events } from '../events/names.js';
+import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import type { ConnectionStatus } from '../gateway/lifecycle.js';
+import type { ContentInput, SendOptions } from '../structures/send-options.js';
+
+/** A message to reply to: an event payload, a cached Message, or anything with these ids. */
+export interface MessageTarget {
+  readonly channel_id: string;
+  readonly message_id: string;
+  readonly clan_id?: string;
+  readonly topic_id?: string;
+}
+
+/** What a send resolves with: at least the new message's ids. */
+export interface SentMessage {
+  readonly message_id: string;
+  readonly channel_id: string;
+}
+
+/**
+ * The part of a client that bot logic usually needs: typed streams in, and
+ * messages out. `ServiceClient` implements it, and so does the marble test
+ * double of `clanstream/testing`, so the same bot function runs against a
+ * server and in virtual time.
+ */
+export interface BotSurface {
+  /** The bot's own user id (for `notFromSelf`). */
+  readonly clientId: string | undefined;
+  readonly events$: Observable<ClanstreamEvent>;
+  readonly status$: Observable<ConnectionStatus>;
+  stream<K extends Events>(type: K): Observable<EventPayloadMap[K]>;
+  /** Sends a message into a channel (through the outbox). */
+  sendMessage(channelId: string, content: ContentInput, options?: SendOptions): Promise<SentMessage>;
+  /** Replies to a message in its channel, referencing it. */
+  replyTo(message: MessageTarget, content: ContentInput, options?: SendOptions): Promise<SentMessage>;
+}

@@ -1,0 +1,48 @@
+import { Events } from '../events/names.js';
+import type { ChannelMessage, ClanstreamEvent, MessageButtonClicked } from '../events/payloads.js';
+import { ChannelStreamMode, TypeMessage } from '../model/enums.js';
+
+let seq = 0;
+
+/** A `channel_message` event for marble tests, with every field filled; override what matters. */
+export function messageEvent(text: string, overrides: Partial<ChannelMessage> = {}): ClanstreamEvent {
+  seq += 1;
+  const id = overrides.message_id ?? overrides.id ?? `msg-${seq}`;
+  const data: ChannelMessage = {
+    id,
+    message_id: id,
+    channel_id: 'channel-1',
+    clan_id: 'clan-1',
+    channel_label: 'general',
+    mode: ChannelStreamMode.STREAM_MODE_CHANNEL,
+    code: TypeMessage.Chat,
+    sender_id: 'user-1',
+    username: 'alice',
+    display_name: 'Alice',
+    clan_nick: '',
+    clan_avatar: '',
+    avatar: '',
+    content: { t: text },
+    mentions: [],
+    attachments: [],
+    reactions: [],
+    references: [],
+    is_public: true,
+    create_time_seconds: 1_800_000_000 + seq,
+    update_time_seconds: 1_800_000_000 + seq,
+    topic_id: '',
+    category_name: '',
+    ...overrides,
+  };
+  return { type: Events.ChannelMessage, seq, data };
+}
+
+/** A `message_button_clicked` event for marble tests. */
+export function buttonClickEvent(messageId: string, buttonId: string, userId = 'user-1', extra: Partial<MessageButtonClicked> = {}): ClanstreamEvent {
+  seq += 1;
+  return {
+    type: Events.MessageButtonClicked,
+    seq,
+    data: { message_id: messageId, channel_id: 'channel-1', button_id: buttonId, sender_id: 'bot', user_id: userId, extra_data: '', ...extra },
+  };
+}

@@ -1,0 +1,75 @@
+import { BehaviorSubject, filter, map, NEVER, share, Subject, type Observable, type SchedulerLike } from 'rxjs';
+import type { BotSurface, MessageTarget, SentMessage } from '../client/bot-surface.js';
+import type { Events } from '../events/names.js';
+import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import type { ConnectionStatus } from '../gateway/lifecycle.js';
+import type { ChannelMessageContent } from '../model/content.js';
+import type { ContentInput, SendOptions } from '../structures/send-options.js';
+
+/** An outgoing action a bot made through the double, at the virtual time it made it. */
+export type RecordedAction =
+  | { readonly type: 'send'; readonly channel_id: string; readonly content: ChannelMessageContent; readonly options: SendOptions }
+  | { readonly type: 'reply'; readonly channel_id: string; readonly reply_to: string; readonly content: ChannelMessageContent; readonly options: SendOptions };
+
+/** How a {@link createMarbleClient} double behaves. */
+export interface MarbleClientOptions {
+  /** The bot's user id (default "bot"). */
+  clientId?: string;
+  /** Every event the bot receives, as `{type, seq, data}`: usually a hot observable from the TestScheduler. */
+  events$?: Observable<ClanstreamEvent>;
+  status$?: Observable<ConnectionStatus>;
+  /** Message ids handed out by sends; default "m1", "m2", … */
+  nextMessageId?: () => string;
+  scheduler?: SchedulerLike;
+}
+
+/** The double: a BotSurface whose outgoing actions are recorded instead of sent. */
+export interface MarbleClient extends BotSurface {
+  /** Every outgoing action, emitted when the bot makes it (hot: subscribe before the bot acts, as expectObservable does). */
+  readonly actions$: Observable<RecordedAction>;
+  /** Only the message texts sent or replied, for short diagrams. */
+  readonly texts$: Observable<string>;
+}
+
+/**
+ * A stand-in for the client in marble tests: drive it with hot observables
+ * on a TestScheduler, run the bot function against it, and assert on what
+ * it sent — in virtual time, with no server.
+ *
+ * ```ts
+ * testScheduler.run(({ hot, expectObservable }) => {
+ *   const client = createMarbleClient({ events$: hot('-a', { a: messageEvent('*ping') }) });
+ *   pingBot(client).subscribe();
+ *   expectObservable(client.texts$).toBe('-r', { r: 'pong' });
+ * });
+ * ```
+ */
+export function createMarbleClient(options: MarbleClientOptions = {}): MarbleClient {
+  const events$ = (options.events$ ?? NEVER).pipe(share());
+  const actions = new Subject<RecordedAction>();
+  let counter = 0;
+  const nextId = options.nextMessageId ?? (() => `m${(counter += 1)}`);
+  const record = (action: RecordedAction): Promise<SentMessage> => {
+    actions.next(action);
+    return Promise.resolve({ message_id: nextId(), channel_id: action.channel_id });
+  };
+  const contentOf = (content: ContentInput): ChannelMessageContent => (typeof content === 'string' ? { t: content } : content);
+  const status$ = options.status$ ?? new BehaviorSubject<ConnectionStatus>('ready').asObservable();
+  return {
+    clientId: options.clientId ?? 'bot',
+    events$,
+    status$,
+    stream<K extends Events>(type: K): Observable<EventPayloadMap[K]> {
+      return events$.pipe(
+        filter((event): event is Extract<ClanstreamEvent, { type: K }> => event.type === type),
+        map((event) => event.data as EventPayloadMap[K]),
+      );
+    },
+    sendMessage: (channelId: string, content: ContentInput, sendOptions: SendOptions = {}) =>
+      record({ type: 'send', channel_id: channelId, content: contentOf(content), options: sendOptions }),
+    replyTo: (message: MessageTarget, content: ContentInput, sendOptions: SendOptions = {}) =>
+      record({ type: 'reply', channel_id: message.channel_id, reply_to: message.message_id, content: contentOf(content), options: sendOptions }),
+    actions$: actions.asObservable(),
+    texts$: actions.pipe(map((action) => action.content.t ?? '')),
+  };
+}
