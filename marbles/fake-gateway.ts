@@ -133,7 +133,7 @@ export interface Harness {
   delivered$: Subject<ClanstreamEvent>;
   reports$: Subject<ClanstreamError>;
   /** Virtual frames at which refreshToken / onResync / onFreshSession were called. */
-  calls: { refreshToken: number[]; onResync: Array<[number, string]>; onFreshSession: number[] };
+  calls: { refreshToken: number[]; onResync: Array<[number, string]>; onFreshSession: number[]; reauthenticate: number[] };
 }
 
 /** A GatewayConnection on the fake gateway, with every delay on the TestScheduler and jitter fixed. */
@@ -147,11 +147,13 @@ export function connectionOn(
     onRefresh?: () => void;
     /** refreshToken rejects with this instead of resolving. */
     refreshError?: unknown;
+    /** Give the connection a `reauthenticate` hook (what a client with an API key does). */
+    reauthenticate?: boolean;
   } = {},
 ): Harness {
   const delivered$ = new Subject<ClanstreamEvent>();
   const reports$ = new Subject<ClanstreamError>();
-  const calls: Harness['calls'] = { refreshToken: [], onResync: [], onFreshSession: [] };
+  const calls: Harness['calls'] = { refreshToken: [], onResync: [], onFreshSession: [], reauthenticate: [] };
   const connection = new GatewayConnection({
     url: () => `ws://gateway.test/ws?protocol=1&token=${options.token?.() ?? 'T1'}`,
     transport: gateway.transport,
@@ -174,6 +176,14 @@ export function connectionOn(
       if (options.refreshError !== undefined) return refused(options.refreshError);
       return settled(undefined, scheduler, options.refreshDelay ?? 0);
     },
+    ...(options.reauthenticate
+      ? {
+          reauthenticate: () => {
+            calls.reauthenticate.push(scheduler.now());
+            return settled(undefined);
+          },
+        }
+      : {}),
     deliver: (event) => delivered$.next(event),
     report: (error) => reports$.next(error),
   });

@@ -132,6 +132,39 @@ describe('reconnect and resume', () => {
     });
   });
 
+  it('close 4003 with an API key at hand → authenticate again once → a new socket, without backoff → resume', () => {
+    const scheduler = newScheduler();
+    let reauth: number[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const gateway = new FakeGateway(scheduler, [
+        ['o h r x', { o: open(), h: hello(), r: ready(), x: close(4003, 'the token signature is not valid') }],
+        ['o h R', { o: open(), h: hello(), R: resumed(0, 0) }],
+      ]);
+      const harness = connectionOn(gateway, scheduler, { reauthenticate: true });
+      reauth = harness.calls.reauthenticate;
+      expectObservable(gateway.sent$).toBe('-s--r', { s: { start: {} }, r: { resume: { session_id: 'S1', seq: 0 } } });
+      expectObservable(harness.reports$).toBe('');
+      startAt0(scheduler, harness.connection, 50);
+    });
+    expect(reauth).toEqual([3]);
+  });
+
+  it('two 4003 in a row, with no healthy connection between them → a fatal ConnectionError', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ expectObservable }) => {
+      const gateway = new FakeGateway(scheduler, [
+        ['o h r x', { o: open(), h: hello(), r: ready(), x: close(4003, 'refused') }],
+        ['o x', { o: open(), x: close(4003, 'refused') }],
+      ]);
+      const harness = connectionOn(gateway, scheduler, { reauthenticate: true });
+      expectObservable(gateway.sockets$.pipe(map(() => 's'))).toBe('s--s');
+      expectObservable(harness.reports$).toBe('----F', {
+        F: new ConnectionError('the gateway refused the connection (4003: refused); not retrying', { closeCode: 4003, fatal: true }),
+      });
+      startAt0(scheduler, harness.connection, 50);
+    });
+  });
+
   it('a gap in seq makes the client reconnect and resume from the last event it has', () => {
     const scheduler = newScheduler();
     scheduler.run(({ expectObservable }) => {

@@ -47,7 +47,7 @@ export { ListenerRegistry, type Listener } from './events/listeners.js';
 export { iterate, ITERATE_DEFAULTS, type IterateOptions } from './events/iterate.js';
 export { notFromSelf, type SelfRef } from './events/operators/not-from-self.js';
 export { newMessagesOnly } from './events/operators/new-messages-only.js';
-export { command, parseCommand, splitArgs, type CommandInvocation } from './events/operators/command.js';
+export { command, parseCommand, splitArgs, type CommandInvocation, type CommandOptions } from './events/operators/command.js';
 
 // The data model and its validation
 export * from './model/enums.js';

@@ -9,7 +9,8 @@ URL and the credentials of the seeded bot and users. Ctrl+C stops it.
   --port N          port to listen on (default 7350; 0 picks a free one)
   --host H          interface to bind (default 127.0.0.1)
   --seed FILE       a world to create instead of the built-in demo world
-  --token-ttl S     lifetime of session tokens in seconds (default 3600)`;
+  --token-ttl S     lifetime of session tokens in seconds (default 3600)
+  --secret S        signing secret; keep it to keep sessions valid across restarts`;
 
 /** Default CLI port (the library's tests use port 0). */
 export const DEFAULT_CLI_PORT = 7350;
@@ -25,6 +26,7 @@ function portOf(text: string | undefined): number {
 export function describe(emu: Emulator): string {
   const lines = [
     `clanstream emulator listening on ${emu.url}`,
+    `  console  ${emu.url}/  (watch channels live and talk as a user)`,
     `  gateway  ${emu.url.replace(/^http/, 'ws')}/ws`,
     `  ledger   ${emu.url}/mmn`,
     `  prover   ${emu.url}/zk`,
@@ -53,6 +55,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     host: { type: 'string' },
     seed: { type: 'string' },
     'token-ttl': { type: 'string' },
+    secret: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -66,6 +69,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     host: values.host ?? '127.0.0.1',
     seed: values.seed ?? DEFAULT_WORLD,
     ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
+    ...(values.secret ? { secret: values.secret } : {}),
     log: (line) => out(`[emulator] ${line}`),
   });
   out(describe(emu));

@@ -133,6 +133,13 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   positive(config.heartbeatTimeoutMs, 'heartbeatTimeoutMs', issues);
   positive(config.requestTimeoutMs, 'requestTimeoutMs', issues);
   if (config.port !== undefined && !/^\d{1,5}$/.test(String(config.port))) issues.push({ path: 'port', message: 'must be a port number', code: 'invalid' });
+  const outbox = config.outbox ?? {};
+  if (outbox.ratePerSecond !== undefined && outbox.ratePerSecond !== null) positive(outbox.ratePerSecond, 'outbox.ratePerSecond', issues);
+  for (const key of ['burst', 'maxQueued', 'maxInFlight'] as const) {
+    const value = outbox[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) issues.push({ path: `outbox.${key}`, message: 'must be an integer of at least 1', code: 'invalid' });
+  }
+  positive(outbox.requestTimeoutMs, 'outbox.requestTimeoutMs', issues);
   if (issues.length > 0) throw new ValidationError(issues, 'client config');
   const resolved: ResolvedClientConfig = {
     botId: config.botId,

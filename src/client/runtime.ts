@@ -1,6 +1,6 @@
 import type { ServiceApi } from '../api/service-api.js';
 import { ApiError } from '../errors/api-error.js';
-import type { ApiChannelDescription } from '../model/api.js';
+import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { Outbox } from '../outbound/outbox.js';
 import { CacheManager, type CacheSource } from '../state/cache-manager.js';
 import type { MessageStore } from '../state/message-store.js';
@@ -23,6 +23,8 @@ export interface RuntimeDeps {
   createDmChannel(userId: string): Promise<ApiChannelDescription | null>;
   /** Lists every page of a clan's channels. */
   listClanChannels(clanId: string): Promise<ApiChannelDescription[]>;
+  /** Lists every page of a clan's members. */
+  listClanMembers(clanId: string): Promise<ApiClanMember[]>;
 }
 
 /** A structure cached for as long as its record is the current one (same record → same object). */
@@ -58,6 +60,7 @@ export class ClientRuntime implements ClientContext {
   /** In-flight loads per cache, shared by every view of that cache so they dedupe together. */
   private readonly inFlight = new Map<string, Map<string, Promise<unknown>>>();
   private readonly channelLoads = new Map<string, Promise<void>>();
+  private readonly memberLoads = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: RuntimeDeps,
@@ -209,8 +212,14 @@ export class ClientRuntime implements ClientContext {
   channelMessages(channelId: string): CacheManager<string, Message> {
     const state = () => this.store.state;
     const find = (id: string): Message | undefined => {
-      const record = state().messages.get(channelId)?.get(id) ?? this.messageStore.get(channelId, id);
-      return record ? this.message(record) : undefined;
+      const window = state().messages.get(channelId);
+      const held = window?.get(id);
+      if (held) return this.message(held);
+      // The message store answers for messages older than the window only: one missing from inside it was deleted.
+      const stored = this.messageStore.get(channelId, id);
+      const oldest = window?.first();
+      if (!stored || (oldest && stored.create_time_seconds >= oldest.create_time_seconds)) return undefined;
+      return this.message(stored);
     };
     return this.view<Message>(
       'message',
@@ -243,14 +252,29 @@ export class ClientRuntime implements ClientContext {
     return load;
   }
 
+  /** Loads the members of a clan (every page) into the cache; concurrent calls share the load. */
+  loadClanMembers(clanId: string): Promise<void> {
+    const key = `members:${clanId}`;
+    let load = this.memberLoads.get(key);
+    if (!load) {
+      load = this.deps.listClanMembers(clanId).then((members) => {
+        this.store.dispatch({ type: 'sync/members', clanId, members, replace: true });
+      });
+      load.finally(() => this.memberLoads.delete(key)).catch(() => {});
+      this.memberLoads.set(key, load);
+    }
+    return load;
+  }
+
   /** Marks a clan's channels as loaded (the initial sync loaded them). */
   markChannelsLoaded(clanId: string): void {
     this.channelLoads.set(clanId, Promise.resolve());
   }
 
-  /** Forgets which clans had their channels loaded (a resync loads them again). */
-  forgetChannelLoads(): void {
-    this.channelLoads.clear();
+  /** Forgets which clans had their channels loaded (all, or one clan's), so they are loaded again when needed. */
+  forgetChannelLoads(clanId?: string): void {
+    if (clanId === undefined) this.channelLoads.clear();
+    else this.channelLoads.delete(clanId);
   }
 
   createDmChannel(userId: string): Promise<ApiChannelDescription | null> {

@@ -1,4 +1,5 @@
-import { BehaviorSubject, defer, EMPTY, filter, from, map, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, EMPTY, filter, from, map, race, retry, Subject, switchMap, takeUntil, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { backoffDelay } from '../util/backoff.js';
 import { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -18,6 +19,7 @@ import type { IZkProof, MmnMethods, NonceTag } from '../wallet/jsonrpc.js';
 import type { APISentTokenRequest, ApiGetZkProofRequest, SendTokenResult } from '../wallet/types.js';
 import {
   awaitButton as awaitClick,
+  awaitSelection as awaitPick,
   buttonClicks$ as collectClicks,
   dropdownSelections$ as collectSelections,
   type AwaitOptions,
@@ -91,7 +93,6 @@ interface Managers {
   api: ServiceApi;
   sessions: SessionManager;
   connection: GatewayConnection;
-  outbox: Outbox;
 }
 
 /**
@@ -130,6 +131,9 @@ export class ServiceClient implements BotSurface {
   readonly #sync: StateSync;
   readonly #wallet: Wallet;
   readonly #transfersSeen = new TransferIdWindow();
+  readonly #outbox: Outbox;
+  #refresh: Subscription | undefined;
+  readonly #dmOpening = new Map<string, Promise<ApiChannelDescription | null>>();
 
   /** All clans the client can access (SPEC §2.1). */
   readonly clans: CacheManager<string, Clan>;
@@ -160,17 +164,26 @@ export class ServiceClient implements BotSurface {
     this.#runtime = new ClientRuntime(
       {
         api: () => this.api,
-        outbox: () => this.managers().outbox,
+        outbox: () => this.#outbox,
         clientId: () => this.clientId,
         sessionToken: () => this.#managers?.sessions.getSession()?.token,
         sendToken: (receiverId, data) => this.sendToken({ receiver_id: receiverId, amount: data.amount, ...(data.note !== undefined ? { note: data.note } : {}), ...(data.extra_attribute !== undefined ? { extra_attribute: data.extra_attribute } : {}) }),
         createDmChannel: (userId) => this.createDMchannel(userId),
         listClanChannels: (clanId) => this.#sync.listClanChannels(clanId),
+        listClanMembers: (clanId) => this.#sync.listClanMembers(clanId),
       },
       this.#store,
       this.#messageStore,
     );
-    this.#sync = new StateSync(() => this.api, this.#store, this.#runtime, () => this.clientId, config.syncConcurrency);
+    this.#outbox = new Outbox(
+      {
+        ready$: this.#status.pipe(map((status) => status === 'ready')),
+        request$: (op, payload, timeoutMs) => defer(() => this.managers().connection.request$(op, payload as never, timeoutMs)),
+      },
+      { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
+      config.scheduler,
+    );
+    this.#sync = new StateSync(() => this.api, this.#store, this.#runtime, () => this.clientId, this.#messageStore, config.syncConcurrency);
     this.clans = this.#runtime.clans;
     this.channels = this.#runtime.channels;
     this.users = this.#runtime.users;
@@ -194,7 +207,7 @@ export class ServiceClient implements BotSurface {
     this.#pipeline.use((event) => this.keepMessage(event));
     this.#pipeline.use((event) => this.trackMembership(event));
     this.#pipeline.setHooks({
-      initialSync: () => this.#sync.loadAll(false),
+      initialSync: () => this.#sync.loadAll(true),
       resync: (reason) => this.resynchronise(reason),
       clanIds: async () => [...this.#store.state.clans.keys()],
     });
@@ -215,9 +228,9 @@ export class ServiceClient implements BotSurface {
     return this.#store.select(selector);
   }
 
-  /** The rate-limited outbox every outgoing action goes through (available after `login`). */
+  /** The rate-limited outbox every outgoing action goes through. Actions wait in it until the client is connected. */
   get outbox(): Outbox {
-    return this.managers().outbox;
+    return this.#outbox;
   }
 
   /** The local message store used for replies and references. */
@@ -307,17 +320,10 @@ export class ServiceClient implements BotSurface {
       onFreshSession: (request) => this.joinClans(request),
       onResync: (reason) => this.#pipeline.resync(reason),
       refreshToken: () => sessions.refresh(),
+      reauthenticate: () => sessions.authenticate(config.token),
       deliver: (event) => this.#pipeline.push(event),
       report: (error) => this.report(error),
     });
-    const outbox = new Outbox(
-      {
-        ready$: connection.status$.pipe(map((status) => status === 'ready')),
-        request$: (op, payload, timeoutMs) => connection.request$(op, payload as never, timeoutMs),
-      },
-      { ...OUTBOX_DEFAULTS, ...config.outbox },
-      config.scheduler,
-    );
     this.#background.push(connection.lifecycle$.subscribe((event) => this.#lifecycle.next(event)));
     this.#background.push(
       connection.status$.subscribe((status) => {
@@ -337,7 +343,14 @@ export class ServiceClient implements BotSurface {
         liveToken = session.token;
       }),
     );
-    this.#managers = { api, sessions, connection, outbox };
+    // A connection that stops for good settles what waits in the outbox with the reason, and stops refreshing.
+    this.#background.push(
+      connection.stopped$.subscribe((error) => {
+        this.#outbox.cancelAll(() => error);
+        this.#refresh?.unsubscribe();
+      }),
+    );
+    this.#managers = { api, sessions, connection };
   }
 
   private gatewayUrl(): string {
@@ -347,10 +360,12 @@ export class ServiceClient implements BotSurface {
   }
 
   /**
-   * Authenticates, connects, and resolves with `"ready"` once the first
-   * connection is ready. Concurrent calls share one attempt; calling it again
-   * after success changes nothing. Rejects with a typed error (a refused key is
-   * an {@link AuthenticationError}, an unreachable gateway a ConnectionError).
+   * Authenticates, loads the caches, connects, and resolves with `"ready"`
+   * once the first connection is ready. Concurrent calls share one attempt;
+   * calling it again after success changes nothing. Rejects with a typed
+   * error: a refused key is an {@link AuthenticationError}, an unreachable
+   * server an ApiError (`network_error`), a gateway that cannot be reached or
+   * refuses for good a ConnectionError, `closeSocket()` meanwhile a ClosedError.
    */
   login(): Promise<typeof LOGIN_RESULT> {
     this.#login ??= this.doLogin(this.#generation).catch((error: unknown) => {
@@ -388,26 +403,29 @@ export class ServiceClient implements BotSurface {
 
   /** Refreshes the session shortly before it expires, for as long as the client runs. */
   private scheduleRefresh(sessions: SessionManager): void {
-    const { scheduler, refreshMarginMs } = this.#config;
-    this.#background.push(
-      sessions.session$
-        .pipe(
-          switchMap((session) => {
-            if (!session?.expires_at) return EMPTY;
-            const lifetimeMs = Math.max(0, (session.expires_at - session.created_at) * 1000);
-            const dueAt = session.expires_at * 1000 - Math.min(refreshMarginMs, lifetimeMs / 5);
-            return waitUntil(dueAt, scheduler).pipe(switchMap(() => from(sessions.refresh())));
-          }),
-          takeUntil(this.#closed),
-        )
-        .subscribe({
-          error: (error: unknown) => {
-            this.report(error instanceof AuthenticationError ? error : new AuthenticationError(`refreshing the session failed: ${String(error)}`, 0, { cause: error }));
-            // Try again on the next schedule: a passing failure must not stop refreshes for good.
-            if (!(error instanceof AuthenticationError)) this.scheduleRefresh(sessions);
-          },
-        }),
+    const { scheduler, refreshMarginMs, random } = this.#config;
+    this.#refresh?.unsubscribe();
+    // A passing failure is retried with backoff (and reported); refused credentials end the schedule.
+    const refreshWithRetries = defer(() => sessions.refresh()).pipe(
+      retry({
+        delay: (error: unknown, attempt: number) => {
+          if (error instanceof AuthenticationError) return throwError(() => error);
+          this.report(asClanstreamError(error));
+          return timer(backoffDelay(attempt - 1, REFRESH_RETRY, random), scheduler);
+        },
+      }),
     );
+    this.#refresh = sessions.session$
+      .pipe(
+        switchMap((session) => {
+          if (!session?.expires_at) return EMPTY;
+          const lifetimeMs = Math.max(0, (session.expires_at - session.created_at) * 1000);
+          const dueAt = session.expires_at * 1000 - Math.min(refreshMarginMs, lifetimeMs / 5);
+          return waitUntil(dueAt, scheduler).pipe(switchMap(() => refreshWithRetries));
+        }),
+        takeUntil(this.#closed),
+      )
+      .subscribe({ error: (error: unknown) => this.report(asClanstreamError(error)) });
   }
 
   /** Joins every clan the bot is in, on a fresh gateway session. */
@@ -435,6 +453,11 @@ export class ServiceClient implements BotSurface {
 
   /** When the bot itself is added to a clan, subscribe to that clan's events. */
   private trackMembership(event: ClanstreamEvent): void {
+    if (event.type === Events.UserClanRemoved && this.clientId !== undefined && event.data.user_ids.includes(this.clientId)) {
+      this.#joinedClans.delete(event.data.clan_id);
+      this.#runtime.forgetChannelLoads(event.data.clan_id);
+      return;
+    }
     if (event.type !== Events.AddClanUser || event.data.user.user_id !== this.clientId) return;
     this.joinNewClan(event.data.clan_id).catch((error: unknown) => this.report(asClanstreamError(error)));
   }
@@ -471,7 +494,7 @@ export class ServiceClient implements BotSurface {
     }
   }
 
-  /** The initial sync report of the last login (clans, channels, DM channels, requests made). */
+  /** Loads clans, their channels and DM channels again now, replacing what the caches held; resolves with what it did. */
   async syncNow(): Promise<SyncReport> {
     return this.#sync.loadAll(true);
   }
@@ -496,11 +519,21 @@ export class ServiceClient implements BotSurface {
   }
 
   /** Opens (or returns) the DM channel with a user; resolves null when no channel description is obtained. */
-  async createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
-    if (typeof userId !== 'string' || userId === '') throw new ValidationError([{ path: 'userId', message: 'is required', code: 'invalid' }], 'DM channel');
+  createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
+    if (typeof userId !== 'string' || userId === '') return Promise.reject(new ValidationError([{ path: 'userId', message: 'is required', code: 'invalid' }], 'DM channel'));
     const known = this.#store.state.dmChannels.get(userId);
     const cached = known ? this.#store.state.channels.get(known) : undefined;
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    // Concurrent calls for one user share one request, so sends that wait on it go out in call order.
+    let opening = this.#dmOpening.get(userId);
+    if (!opening) {
+      opening = this.openDmChannel(userId).finally(() => this.#dmOpening.delete(userId));
+      this.#dmOpening.set(userId, opening);
+    }
+    return opening;
+  }
+
+  private async openDmChannel(userId: string): Promise<ApiChannelDescription | null> {
     const channel = await this.api.createDmChannel([userId]);
     if (!channel?.channel_id) return null;
     const withPeers: ApiChannelDescription = { ...channel, user_ids: channel.user_ids ?? [userId, this.clientId ?? ''] };
@@ -539,15 +572,26 @@ export class ServiceClient implements BotSurface {
 
   /** Sends a message into a channel by id, fetching the channel when it is not cached. */
   async sendMessage(channelId: string, content: ContentInput, options: SendOptions = {}): Promise<Message> {
-    const channel = await this.channels.fetch(channelId);
+    const channel = this.channels.get(channelId) ?? (await this.channels.fetch(channelId));
     return channel.send(content, options);
+  }
+
+  /**
+   * The Message for a target: the cached one, or one made from a full event
+   * payload (so a message deleted meanwhile can still be answered), or one
+   * fetched over REST.
+   */
+  async messageOf(target: MessageTarget | ChannelMessage): Promise<Message> {
+    const channel = this.channels.get(target.channel_id) ?? (await this.channels.fetch(target.channel_id));
+    const cached = channel.messages.get(target.message_id);
+    if (cached) return cached;
+    if (isFullMessage(target)) return this.#runtime.message(target);
+    return channel.messages.fetch(target.message_id);
   }
 
   /** Replies to a message (an event payload or a cached Message), referencing it, in its channel. */
   async replyTo(message: MessageTarget, content: ContentInput, options: SendOptions = {}): Promise<Message> {
-    const channel = await this.channels.fetch(message.channel_id);
-    const cached = channel.messages.get(message.message_id) ?? (await channel.messages.fetch(message.message_id));
-    return cached.reply(content, options);
+    return (await this.messageOf(message)).reply(content, options);
   }
 
   // ---------------- interactive messages ----------------
@@ -572,6 +616,11 @@ export class ServiceClient implements BotSurface {
     return awaitClick(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
   }
 
+  /** One selection on a dropdown of a message; rejects with a TimeoutError when none comes in time. */
+  awaitSelection(message: MessageRef, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
+    return awaitPick(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
+  }
+
   /**
    * Closes the socket, stops every timer, and removes every listener
    * (SPEC §6 rule 3). A process that called it can exit by itself. `login()`
@@ -579,7 +628,8 @@ export class ServiceClient implements BotSurface {
    */
   closeSocket(): void {
     this.#generation += 1;
-    this.#managers?.outbox.close();
+    this.#outbox.cancelAll();
+    this.#refresh?.unsubscribe();
     this.#managers?.connection.close();
     this.#wallet.invalidate();
     if (this.#status.value !== 'closed') this.#status.next('closed');
@@ -594,6 +644,9 @@ export class ServiceClient implements BotSurface {
   /** `closeSocket()`, then completes every stream; the client cannot be used again. */
   destroy(): void {
     this.closeSocket();
+    this.#outbox.close();
+    this.#store.dispose();
+    this.#pipeline.dispose();
     this.#router.complete();
     this.#errors.complete();
     this.#lifecycle.complete();
@@ -767,6 +820,9 @@ function asClanstreamError(error: unknown): ClanstreamError {
   return new ConnectionError(error instanceof Error ? error.message : String(error), { fatal: false, cause: error });
 }
 
+/** Backoff between attempts of a proactive refresh that failed for a passing reason. */
+const REFRESH_RETRY = { baseMs: 1000, capMs: 60_000 } as const;
+
 /** Longest delay a JavaScript timer can take (about 24.8 days); longer waits are taken in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -776,4 +832,10 @@ function waitUntil(dueAt: number, scheduler: SchedulerLike): Observable<unknown>
     const remaining = dueAt - scheduler.now();
     return remaining > MAX_TIMER_MS ? timer(MAX_TIMER_MS, scheduler).pipe(switchMap(() => waitUntil(dueAt, scheduler))) : timer(Math.max(0, remaining), scheduler);
   });
+}
+
+/** Whether a target carries a whole message (an event payload), not just its ids. */
+function isFullMessage(target: MessageTarget | ChannelMessage): target is ChannelMessage {
+  const candidate = target as Partial<ChannelMessage>;
+  return typeof candidate.sender_id === 'string' && typeof candidate.content === 'object' && candidate.content !== null && Array.isArray(candidate.references);
 }

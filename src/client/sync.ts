@@ -1,6 +1,7 @@
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
-import type { ApiChannelDescription } from '../model/api.js';
+import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
+import type { MessageStore } from '../state/message-store.js';
 import type { Store } from '../state/store.js';
 import type { ClientRuntime } from './runtime.js';
 
@@ -44,6 +45,7 @@ export class StateSync {
     private readonly store: Store,
     private readonly runtime: ClientRuntime,
     private readonly selfId: () => string | undefined,
+    private readonly messageStore: MessageStore,
     private readonly concurrency: number = SYNC_DEFAULTS.concurrency,
   ) {}
 
@@ -55,6 +57,14 @@ export class StateSync {
         return this.api().listClanChannels(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.channels,
+    );
+  }
+
+  /** Lists every member of a clan. */
+  listClanMembers(clanId: string): Promise<ApiClanMember[]> {
+    return collectPages(
+      (cursor) => this.api().listClanMembers(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) }),
+      (page) => page.members,
     );
   }
 
@@ -111,7 +121,11 @@ export class StateSync {
           const limit = Math.min(this.store.limits.messagesPerChannel, 500);
           try {
             const page = await this.api().listMessages(channelId, { limit });
+            const before = this.store.state.messages.get(channelId)?.values() ?? [];
             this.store.dispatch({ type: 'sync/messages', channelId, messages: page.messages, replace: true });
+            // Messages deleted while the session was lost must not come back from the message store.
+            const kept = new Set(page.messages.map((m) => m.message_id));
+            for (const old of before) if (!kept.has(old.message_id)) this.messageStore.delete(channelId, old.message_id);
           } catch {
             // A channel that can no longer be read keeps what it had; its own events will correct it.
           }

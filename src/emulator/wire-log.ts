@@ -25,7 +25,8 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth > 4 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = SECRET_KEYS.has(key) ? '***' : maskSecrets(v, depth + 1);
+  // defineProperty, not assignment: a "__proto__" key from JSON must stay a plain key.
+  for (const [key, v] of Object.entries(value)) Object.defineProperty(out, key, { value: SECRET_KEYS.has(key) ? '***' : maskSecrets(v, depth + 1), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

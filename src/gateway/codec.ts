@@ -37,6 +37,9 @@ function normaliseMessage(data: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** An op name as it may appear in a message: a hostile server must not fill logs through it. */
+const shown = (op: string): string => (op.length > 64 ? `${op.slice(0, 64)}…` : op);
+
 /** The one key of a frame that is not `cid`, `seq` or `session_id`. */
 function opKey(frame: Record<string, unknown>): string | undefined {
   let found: string | undefined;
@@ -65,8 +68,8 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
   const payload = frame[op];
   if (typeof frame.seq === 'number') {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
-    if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: op };
-    if (!isRecord(payload)) return new ProtocolError(`the payload of ${op} is not an object`, text);
+    if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
+    if (!isRecord(payload)) return new ProtocolError(`the payload of ${shown(op)} is not an object`, text);
     if (op === 'channel_message') {
       const problem = normaliseMessage(payload);
       if (problem) return new ProtocolError(problem, text);
@@ -85,6 +88,6 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
     }
     return { kind: 'hello', hello: payload as unknown as HelloPayload };
   }
-  if (cid === undefined) return new ProtocolError(`a ${op} frame has neither seq nor cid`, text);
+  if (cid === undefined) return new ProtocolError(`a ${shown(op)} frame has neither seq nor cid`, text);
   return { kind: 'reply', cid, op, payload };
 }

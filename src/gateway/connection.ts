@@ -64,6 +64,12 @@ export interface GatewayConnectionOptions {
   onResync?: (reason: string) => Promise<unknown>;
   /** Gets a new session token (close 4004). An {@link AuthenticationError} stops the connection. */
   refreshToken: () => Promise<unknown>;
+  /**
+   * Authenticates afresh (with the API key) after the server refused the
+   * token outright (close 4003, e.g. a server that restarted with new signing
+   * keys). Tried once per outage; without it, 4003 is fatal.
+   */
+  reauthenticate?: () => Promise<unknown>;
   /** Every event, in order, once each. */
   deliver: (event: ClanstreamEvent) => void;
   /** Errors that do not stop the connection. */
@@ -112,6 +118,9 @@ export class GatewayConnection {
   private loop: Subscription | undefined;
   /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
   private readonly fatal$ = new Subject<ClanstreamError>();
+  /** The error that stopped the connection for good (a fatal close code, attempts used up, renewal refused). */
+  readonly stopped$: Observable<ClanstreamError> = this.fatal$.pipe(filter((error) => !(error instanceof ClosedError)));
+  private reauthenticated = false;
 
   constructor(private readonly options: GatewayConnectionOptions) {}
 
@@ -157,11 +166,12 @@ export class GatewayConnection {
   close(): void {
     const wasReady = this.ready;
     if (this.loop) this.fatal$.next(new ClosedError('connecting to the gateway'));
+    // Say "closed" before the socket's pending requests fail, so nobody resends into a closing connection.
+    this.ready = false;
+    if (this.status$.value !== 'closed') this.status$.next('closed');
     this.loop?.unsubscribe();
     this.loop = undefined;
-    this.ready = false;
     if (wasReady) this.lifecycle$.next({ type: 'disconnected', code: 1000, reason: 'closed by the client', willReconnect: false });
-    if (this.status$.value !== 'closed') this.status$.next('closed');
   }
 
   /** Forgets the session, so the next connection starts a fresh one. */
@@ -347,6 +357,7 @@ export class GatewayConnection {
     this.attempts = 0;
     const first = !this.everReady;
     this.everReady = true;
+    this.reauthenticated = false;
     this.status$.next('ready');
     if (first) {
       this.lifecycle$.next({ type: 'ready', sessionId, userId: this.userId });
@@ -377,6 +388,15 @@ export class GatewayConnection {
       this.lifecycle$.next({ type: 'disconnected', code: ended.code, reason: ended.reason, willReconnect: ended.action !== 'fatal' });
     }
     this.ready = false;
+    if (ended.code === 4003 && this.options.reauthenticate && !this.reauthenticated) {
+      // The token was refused outright; with the API key the client can start over once before giving up.
+      this.reauthenticated = true;
+      this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
+      return from(this.options.reauthenticate()).pipe(
+        map(() => 0),
+        catchError((error: unknown) => throwError(() => new ConnectionError(`the gateway refused the token and authenticating again failed: ${error instanceof Error ? error.message : String(error)}`, { closeCode: 4003, fatal: true, cause: error }))),
+      );
+    }
     if (ended.action === 'fatal') {
       return throwError(() => new ConnectionError(`the gateway refused the connection (${ended.code}${ended.reason ? `: ${ended.reason}` : ''}); not retrying`, { closeCode: ended.code, fatal: true }));
     }

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { IMessageActionRow } from '../model/content.js';
-import { assertValid, Checks } from './checks.js';
+import { appendList, assertRecord, assertValid, Checks, freezeList } from './checks.js';
 import { componentBuilder, validateComponent, type ComponentInput } from './component.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
@@ -17,27 +17,32 @@ import { INTERACTIVE_LIMITS } from './limits.js';
  * ```
  *
  * `build()` refuses: an empty row, more than 5 components, two components
- * with the same id, and any invalid component (paths `components[i]…`).
+ * with the same id, and any invalid component (paths `components[i]…`),
+ * including one that is not an object. Components given as something other
+ * than an array are kept and refused by `build()` too (`components: must be
+ * an array`); undefined or null mean none.
  */
 export class ActionRowBuilder {
   readonly #components: readonly ComponentInput[];
 
   constructor(components: readonly ComponentInput[] = []) {
-    this.#components = Object.freeze([...components]);
+    // Kept as given when it is not an array (validate() reports it); holes become undefined.
+    this.#components = freezeList(components) ?? Object.freeze([]);
   }
 
-  /** A builder holding an existing row. */
+  /** A builder holding an existing row; throws a ValidationError when it is not an object (components that are not an array are reported by validate()). */
   static from(row: IMessageActionRow): ActionRowBuilder {
+    assertRecord(row, '', 'action row');
     return new ActionRowBuilder(row.components);
   }
 
-  /** The components so far (frozen). */
+  /** The components so far (frozen); empty when they were given as something other than an array. */
   get components(): readonly ComponentInput[] {
-    return this.#components;
+    return Array.isArray(this.#components) ? this.#components : [];
   }
 
   addComponents(...components: ComponentInput[]): ActionRowBuilder {
-    return new ActionRowBuilder([...this.#components, ...components]);
+    return new ActionRowBuilder(appendList(this.#components, components));
   }
 
   setComponents(components: readonly ComponentInput[]): ActionRowBuilder {
@@ -46,19 +51,21 @@ export class ActionRowBuilder {
 
   /** A copy with the component of this id replaced (e.g. a button disabled after a click). */
   replaceComponent(id: string, replace: (component: ComponentInput) => ComponentInput): ActionRowBuilder {
-    return new ActionRowBuilder(this.#components.map((c) => (componentBuilder(c).id === id ? replace(c) : c)));
+    return new ActionRowBuilder(Array.isArray(this.#components) ? this.#components.map((c) => (componentBuilder(c).id === id ? replace(c) : c)) : this.#components);
   }
 
   validate(): ValidationIssue[] {
     const checks = new Checks();
-    const count = this.#components.length;
-    if (count === 0) checks.add('components', 'must hold at least one component');
+    const listed = checks.array('components', this.#components);
+    const components = listed ?? [];
+    const count = components.length;
+    if (listed && count === 0) checks.add('components', 'must hold at least one component');
     if (count > INTERACTIVE_LIMITS.maxComponentsPerRow) {
       checks.add('components', `has ${count} components; the limit is ${INTERACTIVE_LIMITS.maxComponentsPerRow} per row`, 'too_large');
     }
-    this.#components.forEach((component, i) => checks.nest(`components[${i}]`, validateComponent(component)));
+    components.forEach((component, i) => checks.nest(`components[${i}]`, validateComponent(component)));
     checks.unique(
-      this.#components.map((c, i) => ({ path: `components[${i}].id`, value: componentBuilder(c).id })),
+      components.map((c, i) => ({ path: `components[${i}].id`, value: componentBuilder(c).id })),
       'id',
     );
     return checks.list;

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { AnimationComponent } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { assertRecord, assertValid, Checks, compact, freezeList } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
@@ -34,10 +34,13 @@ export class AnimationBuilder implements ComponentBuilder<AnimationJson> {
   readonly #data: Readonly<AnimationData>;
 
   constructor(data: AnimationData = {}) {
-    this.#data = Object.freeze({ ...data, ...(data.pool ? { pool: Object.freeze([...data.pool]) } : {}) });
+    this.#data = Object.freeze({ ...data, ...(data.pool === undefined ? {} : { pool: freezeList(data.pool) }) });
   }
 
+  /** A builder holding an existing animation; throws a ValidationError when it or its `component` is not an object. */
   static from(animation: { id: string; component: AnimationComponent }): AnimationBuilder {
+    assertRecord(animation, '', 'animation');
+    assertRecord(animation.component, 'component', 'animation');
     const c = animation.component;
     return new AnimationBuilder(compact({ id: animation.id, imageUrl: c.url_image, positionUrl: c.url_position, pool: c.pool, repeat: c.repeat, duration: c.duration }));
   }
@@ -85,8 +88,9 @@ export class AnimationBuilder implements ComponentBuilder<AnimationJson> {
     checks.id('id', d.id);
     checks.url('component.url_image', d.imageUrl, true);
     checks.url('component.url_position', d.positionUrl, true);
-    const pool = d.pool ?? [];
-    if (pool.length === 0) checks.add('component.pool', 'must name at least one frame');
+    const listed = checks.array('component.pool', d.pool);
+    const pool = listed ?? [];
+    if (listed && pool.length === 0) checks.add('component.pool', 'must name at least one frame');
     if (pool.length > INTERACTIVE_LIMITS.maxAnimationPool) checks.add('component.pool', `has ${pool.length} entries; the limit is ${INTERACTIVE_LIMITS.maxAnimationPool}`, 'too_large');
     pool.forEach((entry, i) => checks.text(`component.pool[${i}]`, entry, INTERACTIVE_LIMITS.maxOptionChars, true));
     checks.integer('component.repeat', d.repeat, 0);

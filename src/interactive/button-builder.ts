@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { ButtonComponent } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { assertRecord, assertValid, Checks, compact } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EButtonMessageStyle, EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
@@ -39,8 +39,10 @@ export class ButtonBuilder implements ComponentBuilder<ButtonJson> {
     this.#data = Object.freeze({ ...data });
   }
 
-  /** A builder holding an existing button (to change and re-send it, e.g. disabled). */
+  /** A builder holding an existing button (to change and re-send it, e.g. disabled); throws a ValidationError when it or its `component` is not an object. */
   static from(button: { id: string; component: ButtonComponent }): ButtonBuilder {
+    assertRecord(button, '', 'button');
+    assertRecord(button.component, 'component', 'button');
     const c = button.component;
     return new ButtonBuilder(compact({ id: button.id, label: c.label, style: c.style, url: c.url, disabled: c.disable }));
   }

@@ -57,17 +57,38 @@ export class Checks {
     }
   }
 
+  /**
+   * The items of a list field: [] when it is absent (undefined or null), the
+   * array itself; anything else records `path: must be an array` and gives
+   * undefined (so that no count check piles up on it).
+   */
+  array<T>(path: string, value: readonly T[] | null | undefined): readonly T[] | undefined {
+    if (value === undefined || value === null) return [];
+    if (Array.isArray(value)) return value;
+    this.add(path, 'must be an array');
+    return undefined;
+  }
+
+  /** Whether a value is a non-null, non-array object; records `path: must be an object` when it is not. */
+  record(path: string, value: unknown): value is Record<string, unknown> {
+    if (isRecord(value)) return true;
+    this.add(path, 'must be an object');
+    return false;
+  }
+
   buttonStyle(path: string, value: unknown): void {
     if (value !== undefined && !BUTTON_STYLES.has(value as number)) this.add(path, `must be an EButtonMessageStyle (${[...BUTTON_STYLES].join(', ')})`);
   }
 
-  /** Ids that appear more than once, each reported at its later position. */
-  unique(items: ReadonlyArray<{ path: string; value: string | undefined }>, what: string): void {
-    const first = new Map<string, string>();
-    for (const { path, value } of items) {
+  /** Ids that appear more than once, each reported at its later position (missing items, e.g. holes of a sparse array, are skipped). */
+  unique(items: ReadonlyArray<{ path: string; value: unknown } | undefined>, what: string): void {
+    const first = new Map<unknown, string>();
+    for (const item of items) {
+      if (item === undefined) continue;
+      const { path, value } = item;
       if (value === undefined || value === '') continue;
       const earlier = first.get(value);
-      if (earlier !== undefined) this.add(path, `duplicates the ${what} "${value}" of ${earlier}`);
+      if (earlier !== undefined) this.add(path, `duplicates the ${what} "${describeValue(value)}" of ${earlier}`);
       else first.set(value, path);
     }
   }
@@ -101,6 +122,61 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Whether a string is well-formed UTF-16 (no half of a surrogate pair on its own). */
 export function isWellFormed(value: string): boolean {
   return !LONE_SURROGATE.test(value);
+}
+
+/** Whether a value is a non-null object that is not an array (a JSON object, or a builder). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A value as text, for a message or an excerpt; never throws. Strings are
+ * returned as they are and other primitives through String(); objects are
+ * never coerced (their `toString`/`valueOf` may be missing, not functions, or
+ * throw) but shown as guarded JSON, or as their type when that fails.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
+
+/**
+ * A list as a builder keeps it: an array becomes a frozen dense copy (holes
+ * become undefined; `item` maps each element); undefined and null stay as
+ * they are (no list); anything else is kept as it is, for validate() to
+ * report as `must be an array`.
+ */
+export function freezeList<T>(value: readonly T[] | undefined, item: (element: T) => T = (element) => element): readonly T[] | undefined {
+  if (!Array.isArray(value)) return value;
+  return Object.freeze(Array.from(value, (element: T) => item(element)));
+}
+
+/**
+ * `current` with `items` appended (no list yet counts as empty). A current
+ * value that is not an array is kept as it is, so validate() still reports it.
+ */
+export function appendList<T>(current: readonly T[] | null | undefined, items: readonly T[]): readonly T[] {
+  if (current === undefined || current === null) return items;
+  if (!Array.isArray(current)) return current;
+  return [...current, ...items];
+}
+
+/** A frozen copy of an object; a value that is not an object is kept as it is, for validate() to report. */
+export function freezeRecord<T>(value: T): T {
+  return isRecord(value) ? (Object.freeze({ ...value }) as T) : value;
+}
+
+/**
+ * For `from()`: throws a ValidationError (`path: must be an object`) unless
+ * the value is an object; `from()` cannot keep such a value for validate().
+ */
+export function assertRecord<T>(value: T, path: string, subject: string): asserts value is T & object {
+  if (!isRecord(value)) throw new ValidationError([{ path, message: 'must be an object', code: 'invalid' }], subject);
 }
 
 /** A copy without the keys whose value is undefined (the builders emit plain JSON). */

@@ -98,14 +98,25 @@ function resolveRef(message: MessageRef | undefined, operation: string): Resolve
   return { messageId: messageId as string, channelId: (message as MessageRef).channel_id };
 }
 
-function checkOptions(options: { timeout?: number | undefined; idle?: number | undefined; max?: number | undefined }, operation: string): void {
+function checkOptions(
+  options: { timeout?: number | undefined; idle?: number | undefined; max?: number | undefined; filter?: unknown; signal?: unknown },
+  operation: string,
+  awaiting = false,
+): void {
   const issues: ValidationIssue[] = [];
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) throw new ValidationError([{ path: 'options', message: 'must be an object', code: 'invalid' }], `${operation} options`);
   for (const key of ['timeout', 'idle'] as const) {
     const value = options[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) issues.push({ path: key, message: 'must be a positive number of ms', code: 'invalid' });
   }
   const { max } = options;
   if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) issues.push({ path: 'max', message: 'must be a positive integer', code: 'invalid' });
+  if (options.filter !== undefined && typeof options.filter !== 'function') issues.push({ path: 'filter', message: 'must be a function', code: 'invalid' });
+  const { signal } = options;
+  if (awaiting && signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof (signal as Partial<AbortSignal>).addEventListener === 'function')) {
+    issues.push({ path: 'signal', message: 'must be an AbortSignal', code: 'invalid' });
+  }
   if (issues.length > 0) throw new ValidationError(issues, `${operation} options`);
 }
 
@@ -208,7 +219,7 @@ function awaitFirst<T>(operation: string, values$: Observable<T>, deleted$: Obse
 export function awaitButton(client: InteractionSource, message: MessageRef, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
   try {
     const ref = resolveRef(message, 'awaitButton');
-    checkOptions(options, 'awaitButton');
+    checkOptions(options, 'awaitButton', true);
     return awaitFirst('awaitButton', clicksOf(client, ref), deletion$(client, ref), ref, options);
   } catch (error) {
     return Promise.reject(error);
@@ -219,7 +230,7 @@ export function awaitButton(client: InteractionSource, message: MessageRef, opti
 export function awaitSelection(client: InteractionSource, message: MessageRef, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
   try {
     const ref = resolveRef(message, 'awaitSelection');
-    checkOptions(options, 'awaitSelection');
+    checkOptions(options, 'awaitSelection', true);
     return awaitFirst('awaitSelection', selectionsOf(client, ref), deletion$(client, ref), ref, options);
   } catch (error) {
     return Promise.reject(error);

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { DatePickerComponent } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { assertRecord, assertValid, Checks, compact } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 
@@ -27,7 +27,10 @@ export class DatePickerBuilder implements ComponentBuilder<DatePickerJson> {
     this.#data = Object.freeze({ ...data });
   }
 
+  /** A builder holding an existing date picker; throws a ValidationError when it or its `component` is not an object. */
   static from(picker: { id: string; component: DatePickerComponent }): DatePickerBuilder {
+    assertRecord(picker, '', 'date picker');
+    assertRecord(picker.component, 'component', 'date picker');
     return new DatePickerBuilder(compact({ id: picker.id, value: picker.component.value }));
   }
 

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { EmbedAuthor, EmbedField, EmbedFieldInput, IInteractiveMessageProps } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { appendList, assertRecord, assertValid, Checks, compact, freezeList, freezeRecord, isRecord } from './checks.js';
 import { componentBuilder, validateComponent, type ComponentInput } from './component.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
@@ -28,6 +28,12 @@ export interface EmbedData {
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
+/** A positive integer, or a string of one ("640"); other values are never coerced. */
+function isPositiveInteger(value: unknown): boolean {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(n) && n > 0;
+}
+
 /**
  * An immutable embed builder (IInteractiveMessageProps): every setter returns
  * a new builder. Colours given as numbers are sent as "#rrggbb".
@@ -41,21 +47,33 @@ const COLOR = /^#[0-9a-fA-F]{6}$/;
  * characters, a description over 4000, a field name over 256, a field value
  * over 1024, a footer over 2048; an empty field name; more than 25 fields;
  * a URL (url, author, thumbnail, image, footer icon) that is not http(s); a
- * timestamp that is not a date; an invalid field input (`fields[i].inputs…`).
+ * timestamp that is not a date; an invalid field input (`fields[i].inputs…`);
+ * an author, thumbnail, image, footer or field that is not an object, and
+ * fields that are not an array (setters keep what they are given; `build()`
+ * and `validate()` report it).
  */
 export class EmbedBuilder {
   readonly #data: Readonly<EmbedData>;
 
   constructor(data: EmbedData = {}) {
-    this.#data = Object.freeze({ ...data, ...(data.fields ? { fields: Object.freeze(data.fields.map((f) => Object.freeze({ ...f }))) } : {}) });
+    this.#data = Object.freeze({ ...data, ...(data.fields === undefined ? {} : { fields: freezeList(data.fields, freezeRecord) }) });
   }
 
-  /** A builder holding an existing embed. */
+  /**
+   * A builder holding an existing embed; throws a ValidationError when it is
+   * not an object. Whatever is inside is kept as it is: `validate()` reports
+   * an author that is null, fields that are not an array, and so on.
+   */
   static from(embed: IInteractiveMessageProps): EmbedBuilder {
+    assertRecord(embed, '', 'embed');
     const { fields, ...rest } = embed;
+    const given: unknown = fields;
+    const loaded = Array.isArray(given)
+      ? Array.from(given, (f: unknown) => (isRecord(f) ? compact({ name: f.name, value: f.value, inline: f.inline, input: f.inputs }) : f))
+      : given;
     return new EmbedBuilder({
-      ...rest,
-      ...(fields ? { fields: fields.map((f) => compact({ name: f.name, value: f.value, inline: f.inline, input: f.inputs as ComponentInput | undefined })) } : {}),
+      ...(rest as EmbedData),
+      ...(loaded === undefined ? {} : { fields: loaded as EmbedFieldData[] }),
     });
   }
 
@@ -97,11 +115,14 @@ export class EmbedBuilder {
     return this.with({ image: url === undefined ? undefined : { url, ...size } });
   }
 
-  /** A Date, a UNIX time in ms, or an ISO string; sent as an ISO string. */
+  /** A Date, a UNIX time in ms, or an ISO string; sent as an ISO string. Anything else is kept, and refused by `build()`. */
   setTimestamp(timestamp: Date | number | string | undefined = new Date()): EmbedBuilder {
     if (timestamp === undefined) return this.with({ timestamp: undefined });
-    const date = timestamp instanceof Date ? timestamp : new Date(timestamp);
-    return this.with({ timestamp: Number.isNaN(date.getTime()) ? String(timestamp) : date.toISOString() });
+    const given: unknown = timestamp;
+    // Only these are converted: `new Date(x)` and String(x) throw on a bigint or an object without a usable toString/valueOf.
+    if (!(given instanceof Date) && typeof given !== 'number' && typeof given !== 'string') return this.with({ timestamp: given as string });
+    const date = given instanceof Date ? given : new Date(given);
+    return this.with({ timestamp: Number.isNaN(date.getTime()) ? String(given) : date.toISOString() });
   }
 
   setFooter(text: string | undefined, iconUrl?: string): EmbedBuilder {
@@ -113,7 +134,7 @@ export class EmbedBuilder {
   }
 
   addFields(...fields: EmbedFieldData[]): EmbedBuilder {
-    return this.with({ fields: [...(this.#data.fields ?? []), ...fields] });
+    return this.with({ fields: appendList(this.#data.fields, fields) });
   }
 
   /** A form field: an input (text input, select, radio, date picker…) shown in the embed. */
@@ -127,7 +148,9 @@ export class EmbedBuilder {
 
   /** Ids of the inputs placed in fields (for uniqueness checks across a message). */
   inputIds(): Array<{ path: string; id: string | undefined }> {
-    return (this.#data.fields ?? []).flatMap((f, i) => (f.input ? [{ path: `fields[${i}].inputs.id`, id: componentBuilder(f.input).id }] : []));
+    const fields: unknown = this.#data.fields;
+    if (!Array.isArray(fields)) return [];
+    return fields.flatMap((f: unknown, i) => (isRecord(f) && f.input ? [{ path: `fields[${i}].inputs.id`, id: componentBuilder(f.input).id }] : []));
   }
 
   validate(): ValidationIssue[] {
@@ -140,28 +163,29 @@ export class EmbedBuilder {
     }
     checks.text('title', d.title, L.maxEmbedTitleChars, false);
     checks.url('url', d.url, false);
-    if (d.author !== undefined) {
+    if (d.author !== undefined && checks.record('author', d.author)) {
       checks.text('author.name', d.author.name, L.maxEmbedTitleChars, true);
       checks.url('author.icon_url', d.author.icon_url, false);
       checks.url('author.url', d.author.url, false);
     }
     checks.text('description', d.description, L.maxEmbedDescriptionChars, false);
-    if (d.thumbnail !== undefined) checks.url('thumbnail.url', d.thumbnail.url, true);
-    if (d.image !== undefined) {
+    if (d.thumbnail !== undefined && checks.record('thumbnail', d.thumbnail)) checks.url('thumbnail.url', d.thumbnail.url, true);
+    if (d.image !== undefined && checks.record('image', d.image)) {
       checks.url('image.url', d.image.url, true);
       for (const key of ['width', 'height'] as const) {
-        const size = d.image[key];
-        if (size !== undefined && !(Number.isSafeInteger(Number(size)) && Number(size) > 0)) checks.add(`image.${key}`, 'must be a positive integer');
+        const size: unknown = d.image[key];
+        if (size !== undefined && !isPositiveInteger(size)) checks.add(`image.${key}`, 'must be a positive integer');
       }
     }
     if (d.timestamp !== undefined && (typeof d.timestamp !== 'string' || Number.isNaN(Date.parse(d.timestamp)))) checks.add('timestamp', 'must be a date');
-    if (d.footer !== undefined) {
+    if (d.footer !== undefined && checks.record('footer', d.footer)) {
       checks.text('footer.text', d.footer.text, L.maxFooterChars, true);
       checks.url('footer.icon_url', d.footer.icon_url, false);
     }
-    const fields = d.fields ?? [];
+    const fields = checks.array('fields', d.fields) ?? [];
     if (fields.length > L.maxEmbedFields) checks.add('fields', `has ${fields.length} fields; the limit is ${L.maxEmbedFields}`, 'too_large');
     fields.forEach((field, i) => {
+      if (!checks.record(`fields[${i}]`, field)) return;
       checks.text(`fields[${i}].name`, field.name, L.maxFieldNameChars, true);
       if (typeof field.value !== 'string') checks.add(`fields[${i}].value`, 'must be a string');
       else checks.text(`fields[${i}].value`, field.value, L.maxFieldValueChars, false);

@@ -1,4 +1,5 @@
 import { ProtocolError } from '../errors/protocol-error.js';
+import { describeValue } from './checks.js';
 
 /** A JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -22,7 +23,8 @@ const isObject = (value: unknown): value is Record<string, JsonValue> => typeof 
  */
 export function parseExtraData(extraData: unknown): ParsedForm {
   if (extraData === undefined || extraData === null || extraData === '') return { values: {} };
-  if (typeof extraData !== 'string') return { values: {}, error: new ProtocolError('extra_data is not a string', String(extraData)) };
+  // The excerpt never coerces the value: a JSON object may have "toString"/"valueOf" keys that are not functions.
+  if (typeof extraData !== 'string') return { values: {}, error: new ProtocolError('extra_data is not a string', describeValue(extraData)) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(extraData);

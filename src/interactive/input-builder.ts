@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { InputComponent } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { assertRecord, assertValid, Checks, compact } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
@@ -38,7 +38,10 @@ export class InputBuilder implements ComponentBuilder<InputJson> {
     this.#data = Object.freeze({ ...data });
   }
 
+  /** A builder holding an existing input; throws a ValidationError when it or its `component` is not an object. */
   static from(input: { id: string; component: InputComponent }): InputBuilder {
+    assertRecord(input, '', 'input');
+    assertRecord(input.component, 'component', 'input');
     const c = input.component;
     return new InputBuilder(
       compact({ id: input.id, placeholder: c.placeholder, required: c.required, textarea: c.textarea, defaultValue: c.defaultValue, inputType: c.type, disabled: c.disabled }),

@@ -12,7 +12,7 @@ import type {
 } from '../model/content.js';
 import { validateMessageParts } from '../validation/message.js';
 import { ActionRowBuilder } from './action-row-builder.js';
-import { assertValid, Checks, isHttpUrl, isWellFormed } from './checks.js';
+import { appendList, assertValid, Checks, describeValue, freezeList, isHttpUrl, isRecord, isWellFormed } from './checks.js';
 import { componentBuilder } from './component.js';
 import { EmbedBuilder } from './embed-builder.js';
 import { EMarkdownType } from './enums.js';
@@ -46,7 +46,7 @@ interface State {
   rows: readonly (ActionRowBuilder | IMessageActionRow)[];
 }
 
-const EMPTY: State = { segments: [], extraMarkdown: [], embeds: [], rows: [] };
+const EMPTY: State = Object.freeze({ segments: Object.freeze([]), extraMarkdown: Object.freeze([]), embeds: Object.freeze([]), rows: Object.freeze([]) });
 
 /**
  * An immutable builder of message content: the text is assembled from
@@ -73,7 +73,9 @@ const EMPTY: State = { segments: [], extraMarkdown: [], embeds: [], rows: [] };
  * with empty text; a link that is not http(s); an empty mention target,
  * hashtag channel id or emoji id; a mention of a user id or role id without
  * the text to show; text with a lone UTF-16 surrogate; an explicit `markdown`
- * range outside the text; more than 10 embeds or 5 rows; a component id used
+ * range outside the text; a mention target that is not an object; embeds or
+ * rows given as something other than an array (undefined or null mean none);
+ * more than 10 embeds or 5 rows; a component id used
  * twice in the message (rows and embed inputs); any invalid embed or row; and
  * everything the platform refuses (docs/PROTOCOL.md §6.9: empty message, over
  * 100 mentions, content JSON over 4000 characters…).
@@ -83,11 +85,12 @@ export class MessageContentBuilder {
 
   constructor(state: Partial<State> = {}) {
     const s = { ...EMPTY, ...state };
+    // Lists that are not arrays are kept as they are, for validate() to report; undefined or null mean none.
     this.#state = Object.freeze({
-      segments: Object.freeze([...s.segments]),
-      extraMarkdown: Object.freeze([...s.extraMarkdown]),
-      embeds: Object.freeze([...s.embeds]),
-      rows: Object.freeze([...s.rows]),
+      segments: freezeList(s.segments) ?? EMPTY.segments,
+      extraMarkdown: freezeList(s.extraMarkdown) ?? EMPTY.extraMarkdown,
+      embeds: freezeList(s.embeds) ?? EMPTY.embeds,
+      rows: freezeList(s.rows) ?? EMPTY.rows,
     });
   }
 
@@ -98,12 +101,17 @@ export class MessageContentBuilder {
 
   /** The segments so far (frozen). */
   get segments(): readonly Segment[] {
-    return this.#state.segments;
+    return listed(this.#state.segments);
   }
 
-  /** The text as built so far. */
+  /** The text as built so far (a piece that is not text shows as its JSON, or as nothing when undefined or null). */
   get currentText(): string {
-    return this.#state.segments.map(segmentText).join('');
+    return listed(this.#state.segments)
+      .map((segment) => {
+        const text = segmentText(segment);
+        return text === undefined || text === null ? '' : describeValue(text);
+      })
+      .join('');
   }
 
   private with(patch: Partial<State>): MessageContentBuilder {
@@ -111,7 +119,7 @@ export class MessageContentBuilder {
   }
 
   private add(segment: Segment): MessageContentBuilder {
-    return this.with({ segments: [...this.#state.segments, segment] });
+    return this.with({ segments: appendList(this.#state.segments, [segment]) });
   }
 
   /** Plain text. */
@@ -179,11 +187,11 @@ export class MessageContentBuilder {
 
   /** An explicit markdown range over the final text (checked to lie within it). */
   addMarkdownRange(range: MarkdownOnMessage): MessageContentBuilder {
-    return this.with({ extraMarkdown: [...this.#state.extraMarkdown, { ...range }] });
+    return this.with({ extraMarkdown: appendList(this.#state.extraMarkdown, [{ ...range }]) });
   }
 
   addEmbed(...embeds: (EmbedBuilder | IInteractiveMessageProps)[]): MessageContentBuilder {
-    return this.with({ embeds: [...this.#state.embeds, ...embeds] });
+    return this.with({ embeds: appendList(this.#state.embeds, embeds) });
   }
 
   setEmbeds(embeds: readonly (EmbedBuilder | IInteractiveMessageProps)[]): MessageContentBuilder {
@@ -191,7 +199,7 @@ export class MessageContentBuilder {
   }
 
   addRow(...rows: (ActionRowBuilder | IMessageActionRow)[]): MessageContentBuilder {
-    return this.with({ rows: [...this.#state.rows, ...rows] });
+    return this.with({ rows: appendList(this.#state.rows, rows) });
   }
 
   setRows(rows: readonly (ActionRowBuilder | IMessageActionRow)[]): MessageContentBuilder {
@@ -226,8 +234,9 @@ export class MessageContentBuilder {
     const mentions: ApiMessageMention[] = [];
     let everyone = false;
 
-    this.#state.segments.forEach((segment, i) => {
+    (checks.array('segments', this.#state.segments) ?? []).forEach((segment, i) => {
       const path = `segments[${i}]`;
+      if (!checks.record(path, segment)) return;
       const text = segmentText(segment);
       if (typeof text !== 'string') return checks.add(`${path}`, 'must be a string');
       if (!isWellFormed(text)) checks.add(`${path}`, 'contains a lone UTF-16 surrogate (a broken character)');
@@ -238,7 +247,7 @@ export class MessageContentBuilder {
         case 'text':
           return;
         case 'markdown':
-          if (text === '') checks.add(`${path}.text`, `must not be empty (a "${segment.type}" range over nothing)`);
+          if (text === '') checks.add(`${path}.text`, `must not be empty (a "${describeValue(segment.type)}" range over nothing)`);
           if (typeof segment.type !== 'string' || segment.type === '') checks.add(`${path}.type`, 'must be a non-empty markdown type');
           mk.push({ type: segment.type, s, e });
           return;
@@ -276,8 +285,9 @@ export class MessageContentBuilder {
       }
     });
 
-    this.#state.extraMarkdown.forEach((range, i) => {
+    (checks.array('markdown', this.#state.extraMarkdown) ?? []).forEach((range, i) => {
       const path = `markdown[${i}]`;
+      if (!checks.record(path, range)) return;
       if (typeof range.type !== 'string' || range.type === '') checks.add(`${path}.type`, 'must be a non-empty markdown type');
       const s = range.s ?? 0;
       const e = range.e;
@@ -287,7 +297,8 @@ export class MessageContentBuilder {
       mk.push({ ...range });
     });
 
-    const { embeds, rows } = this.#state;
+    const embeds = checks.array('content.embed', this.#state.embeds) ?? [];
+    const rows = checks.array('content.components', this.#state.rows) ?? [];
     if (embeds.length > L.maxEmbedsPerMessage) checks.add('content.embed', `has ${embeds.length} embeds; the limit is ${L.maxEmbedsPerMessage}`, 'too_large');
     if (rows.length > L.maxRowsPerMessage) checks.add('content.components', `has ${rows.length} rows; the limit is ${L.maxRowsPerMessage}`, 'too_large');
     const embedBuilders = embeds.map((embed, i) => {
@@ -339,7 +350,14 @@ export class MessageContentBuilder {
   }
 }
 
-function segmentText(segment: Segment): string {
+/**
+ * The text a segment shows. Not a string when the caller gave something else
+ * as the text (assemble() reports it); names and usernames that are not
+ * strings are shown through describeValue(), never coerced (their fields are
+ * reported by assemble()).
+ */
+function segmentText(segment: Segment): unknown {
+  if (!isRecord(segment)) return undefined;
   switch (segment.kind) {
     case 'text':
     case 'markdown':
@@ -347,20 +365,34 @@ function segmentText(segment: Segment): string {
     case 'link':
     case 'voice_link':
       return segment.url;
-    case 'mention':
+    case 'mention': {
       if (segment.text !== undefined) return segment.text;
-      return segment.target !== 'everyone' && 'username' in segment.target ? `@${segment.target.username}` : '';
+      const target: unknown = segment.target;
+      return isObject(target) && 'username' in target ? `@${describeValue(target.username)}` : '';
+    }
     case 'hashtag':
-      return `#${String(segment.name).replace(/^#/, '')}`;
+      return `#${describeValue(segment.name).replace(/^#/, '')}`;
     case 'emoji':
-      return `:${String(segment.shortname).replace(/^:|:$/g, '')}:`;
+      return `:${describeValue(segment.shortname).replace(/^:|:$/g, '')}:`;
   }
 }
 
-function mentionOf(target: MentionTarget): ApiMessageMention | undefined {
-  const given = (['user_id', 'username', 'role_id'] as const).filter((key) => (target as Partial<Record<typeof key, unknown>>)[key] !== undefined);
+/** Whether a value can be searched with `in` (a non-null object or array). */
+function isObject(value: unknown): value is object & Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The mention of a target: exactly one of user_id, username and role_id, a non-empty string; undefined for anything else (not an object included). */
+function mentionOf(target: unknown): ApiMessageMention | undefined {
+  if (!isObject(target)) return undefined;
+  const given = (['user_id', 'username', 'role_id'] as const).filter((key) => target[key] !== undefined);
   if (given.length !== 1) return undefined;
   const key = given[0]!;
-  const value = (target as Partial<Record<typeof key, unknown>>)[key];
+  const value = target[key];
   return typeof value === 'string' && value !== '' ? { [key]: value } : undefined;
+}
+
+/** The items of a list kept by the builder, or [] when it was given as something other than an array. */
+function listed<T>(list: readonly T[]): readonly T[] {
+  return Array.isArray(list) ? list : [];
 }

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { RadioComponent, RadioOption } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { appendList, assertRecord, assertValid, Checks, compact, freezeList, freezeRecord, isRecord } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
@@ -28,10 +28,12 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
   readonly #data: Readonly<RadioData>;
 
   constructor(data: RadioData = {}) {
-    this.#data = Object.freeze({ ...data, ...(data.options ? { options: Object.freeze(data.options.map((o) => Object.freeze({ ...o }))) } : {}) });
+    this.#data = Object.freeze({ ...data, ...(data.options === undefined ? {} : { options: freezeList(data.options, freezeRecord) }) });
   }
 
+  /** A builder holding an existing radio group; throws a ValidationError when it is not an object (a `component` that is not an array is reported by validate()). */
   static from(radio: { id: string; component: RadioComponent }): RadioBuilder {
+    assertRecord(radio, '', 'radio group');
     return new RadioBuilder({ id: radio.id, options: radio.component });
   }
 
@@ -57,7 +59,7 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
   addOption(label: string, value: string, description?: string): RadioBuilder;
   addOption(labelOrOption: string | RadioOption, value?: string, description?: string): RadioBuilder {
     const option: RadioOption = typeof labelOrOption === 'string' ? compact({ label: labelOrOption, value: value as string, description }) : labelOrOption;
-    return this.with({ options: [...(this.#data.options ?? []), option] });
+    return this.with({ options: appendList(this.#data.options, [option]) });
   }
 
   setOptions(options: readonly RadioOption[]): RadioBuilder {
@@ -70,13 +72,15 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
 
   validate(): ValidationIssue[] {
     const checks = new Checks();
-    const options = this.#data.options ?? [];
     checks.id('id', this.#data.id);
-    if (options.length === 0) checks.add('component', 'must have at least one option');
+    const listed = checks.array('component', this.#data.options);
+    const options = listed ?? [];
+    if (listed && options.length === 0) checks.add('component', 'must have at least one option');
     if (options.length > INTERACTIVE_LIMITS.maxOptions) checks.add('component', `has ${options.length} options; the limit is ${INTERACTIVE_LIMITS.maxOptions}`, 'too_large');
     checks.text('name', this.#data.name, INTERACTIVE_LIMITS.maxOptionChars, false);
     options.forEach((option, i) => {
       const path = `component[${i}]`;
+      if (!checks.record(path, option)) return;
       checks.text(`${path}.label`, option.label, INTERACTIVE_LIMITS.maxOptionChars, true);
       checks.text(`${path}.value`, option.value, INTERACTIVE_LIMITS.maxOptionChars, true);
       checks.text(`${path}.name`, option.name, INTERACTIVE_LIMITS.maxOptionChars, false);
@@ -85,7 +89,7 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
       checks.boolean(`${path}.disabled`, option.disabled);
     });
     checks.unique(
-      options.map((o, i) => ({ path: `component[${i}].value`, value: o.value })),
+      options.map((o, i) => ({ path: `component[${i}].value`, value: isRecord(o) ? o.value : undefined })),
       'value',
     );
     return checks.list;

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { SelectComponent, SelectOption } from '../model/content.js';
-import { assertValid, Checks, compact } from './checks.js';
+import { appendList, assertRecord, assertValid, Checks, compact, freezeList, freezeRecord, isRecord } from './checks.js';
 import type { ComponentBuilder, ComponentOf } from './component-types.js';
 import { EMessageComponentType, EMessageSelectType } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
@@ -45,11 +45,13 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
   readonly #data: Readonly<SelectData>;
 
   constructor(data: SelectData = {}) {
-    this.#data = Object.freeze({ ...data, ...(data.options ? { options: Object.freeze(data.options.map((o) => Object.freeze({ ...o }))) } : {}) });
+    this.#data = Object.freeze({ ...data, ...(data.options === undefined ? {} : { options: freezeList(data.options, freezeRecord) }) });
   }
 
-  /** A builder holding an existing select. */
+  /** A builder holding an existing select; throws a ValidationError when it or its `component` is not an object. */
   static from(select: { id: string; component: SelectComponent }): SelectBuilder {
+    assertRecord(select, '', 'select');
+    assertRecord(select.component, 'component', 'select');
     const c = select.component;
     return new SelectBuilder(
       compact({
@@ -89,7 +91,7 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
   }
 
   addOptions(...options: SelectOption[]): SelectBuilder {
-    return this.with({ options: [...(this.#data.options ?? []), ...options] });
+    return this.with({ options: appendList(this.#data.options, options) });
   }
 
   /** Replaces every option. */
@@ -126,26 +128,32 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
   validate(): ValidationIssue[] {
     const checks = new Checks();
     const d = this.#data;
-    const options = d.options ?? [];
     const selectType = d.selectType ?? EMessageSelectType.TEXT;
     checks.id('id', d.id);
     if (!SELECT_TYPES.has(selectType)) checks.add('component.type', `must be an EMessageSelectType (${[...SELECT_TYPES].join(', ')})`);
-    if (options.length === 0 && selectType === EMessageSelectType.TEXT) checks.add('component.options', 'must have at least one option');
+    const listed = checks.array('component.options', d.options);
+    const options = listed ?? [];
+    if (listed && options.length === 0 && selectType === EMessageSelectType.TEXT) checks.add('component.options', 'must have at least one option');
     if (options.length > INTERACTIVE_LIMITS.maxOptions) {
       checks.add('component.options', `has ${options.length} options; the limit is ${INTERACTIVE_LIMITS.maxOptions}`, 'too_large');
     }
     options.forEach((option, i) => {
       const path = `component.options[${i}]`;
+      if (!checks.record(path, option)) return;
       checks.text(`${path}.label`, option.label, INTERACTIVE_LIMITS.maxOptionChars, true);
       checks.text(`${path}.value`, option.value, INTERACTIVE_LIMITS.maxOptionChars, true);
       checks.text(`${path}.description`, option.description, INTERACTIVE_LIMITS.maxOptionChars, false);
     });
     checks.unique(
-      options.map((o, i) => ({ path: `component.options[${i}].value`, value: o.value })),
+      options.map((o, i) => ({ path: `component.options[${i}].value`, value: isRecord(o) ? o.value : undefined })),
       'value',
     );
     checks.text('component.placeholder', d.placeholder, INTERACTIVE_LIMITS.maxPlaceholderChars, false);
-    if (d.selected !== undefined && !options.some((o) => o.value === d.selected)) checks.add('component.valueSelected', `"${d.selected}" is not the value of an option`);
+    if (d.selected !== undefined) {
+      // Never coerced: a value that is not a string is reported as such.
+      if (typeof d.selected !== 'string') checks.add('component.valueSelected', 'must be a string: the value of an option');
+      else if (!options.some((o) => isRecord(o) && o.value === d.selected)) checks.add('component.valueSelected', `"${d.selected}" is not the value of an option`);
+    }
     checks.integer('component.min_options', d.minOptions, 0, INTERACTIVE_LIMITS.maxOptions);
     checks.integer('component.max_options', d.maxOptions, 1, INTERACTIVE_LIMITS.maxOptions);
     if (typeof d.minOptions === 'number' && typeof d.maxOptions === 'number' && d.minOptions > d.maxOptions) {

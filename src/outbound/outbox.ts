@@ -1,7 +1,9 @@
 import { BehaviorSubject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { QueueFullError } from '../errors/queue-full-error.js';
+import { RateLimitError } from '../errors/rate-limit-error.js';
 import { type GatewayReplyPayload, type GatewayRequestOp, type GatewayRequestPayload } from '../gateway/protocol.js';
 import { TokenBucket } from './rate-limiter.js';
 
@@ -17,6 +19,8 @@ export interface OutboxOptions {
   maxInFlight: number;
   /** How long one action waits for its acknowledgement once sent. */
   requestTimeoutMs: number;
+  /** Times one action is retried after the server answered `rate_limited`, before it fails with a RateLimitError. */
+  rateLimitRetries: number;
 }
 
 /** Default outbox settings. */
@@ -26,6 +30,7 @@ export const OUTBOX_DEFAULTS: OutboxOptions = Object.freeze({
   maxQueued: 10_000,
   maxInFlight: 16,
   requestTimeoutMs: 15_000,
+  rateLimitRetries: 5,
 });
 
 /** Counters of the outbox. */
@@ -50,6 +55,7 @@ interface Entry {
   readonly resolve: (reply: unknown) => void;
   readonly reject: (error: unknown) => void;
   attempt: Subscription | undefined;
+  rateLimited: number;
 }
 
 /** Ops that carry an idempotency key, so a resend after a drop is stored once. */
@@ -85,6 +91,10 @@ export class Outbox {
   private ready = false;
   private closed = false;
   private nextSeq = 0;
+  /** The server said `rate_limited`: nothing starts before this time (scheduler clock). */
+  private heldUntil = 0;
+  private pumping = false;
+  private pumpAgain = false;
   private wake: Subscription | undefined;
   private readonly readiness: Subscription;
   /** queued, in flight, sent, failed — after every change. */
@@ -117,7 +127,7 @@ export class Outbox {
     const keyed =
       IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
-      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined });
+      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0 });
       this.publish();
       this.pump();
     });
@@ -125,6 +135,29 @@ export class Outbox {
 
   /** Starts as many waiting actions as the connection, the in-flight bound and the rate allow. */
   private pump(): void {
+    // A transport that answers synchronously settles inside send(): loop here instead of recursing.
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.pumpOnce();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumpOnce(): void {
+    const holdMs = this.heldUntil - this.scheduler.now();
+    if (holdMs > 0) {
+      this.wakeIn(holdMs);
+      this.publish();
+      return;
+    }
     while (this.ready && !this.closed && this.queue.length > 0 && this.inFlight.size < this.options.maxInFlight) {
       if (this.limiter && !this.limiter.tryTake()) {
         this.wakeIn(this.limiter.msUntilNext());
@@ -149,10 +182,25 @@ export class Outbox {
       next: (reply) => this.settle(entry, () => entry.resolve(reply), 'sent'),
       error: (error: unknown) => {
         if (error instanceof ConnectionError && !error.fatal && !this.closed) {
-          // The connection went before the acknowledgement: resend later, in the original order, with the same key.
+          // The connection went before the acknowledgement: resend once it is back, in the original order, with the same key.
+          this.ready = false;
           this.inFlight.delete(entry);
           this.requeue(entry);
-          this.pump();
+          this.publish();
+          return;
+        }
+        if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
+          entry.rateLimited += 1;
+          if (entry.rateLimited <= this.options.rateLimitRetries) {
+            // The server asked us to wait: hold everything (order is kept) and try this action again first.
+            const wait = error.retryAfterMs ?? 1000;
+            this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
+            this.inFlight.delete(entry);
+            this.requeue(entry);
+            this.pump();
+            return;
+          }
+          this.settle(entry, () => entry.reject(new RateLimitError(entry.op, error.retryAfterMs ?? 0)), 'failed');
           return;
         }
         this.settle(entry, () => entry.reject(error), 'failed');
@@ -181,21 +229,30 @@ export class Outbox {
     }
   }
 
-  /** Rejects everything waiting or in flight with a ClosedError and stops. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.readiness.unsubscribe();
+  /**
+   * Rejects everything waiting or in flight (with a ClosedError, or what
+   * `reason` makes for each op); the outbox stays usable for new actions.
+   */
+  cancelAll(reason: (op: GatewayRequestOp) => unknown = (op) => new ClosedError(op)): void {
     this.wake?.unsubscribe();
+    this.heldUntil = 0;
     const pending = [...this.inFlight, ...this.queue];
     this.inFlight.clear();
     this.queue.length = 0;
     for (const entry of pending) {
       entry.attempt?.unsubscribe();
-      entry.reject(new ClosedError(entry.op));
+      entry.reject(reason(entry.op));
     }
     const stats = this.stats.value;
-    this.stats.next({ ...stats, queued: 0, inFlight: 0, failed: stats.failed + pending.length });
+    if (pending.length > 0 || stats.queued > 0 || stats.inFlight > 0) this.stats.next({ ...stats, queued: 0, inFlight: 0, failed: stats.failed + pending.length });
+  }
+
+  /** Rejects everything pending with a ClosedError and stops for good. */
+  close(): void {
+    if (this.closed) return;
+    this.cancelAll();
+    this.closed = true;
+    this.readiness.unsubscribe();
     this.stats.complete();
   }
 }

@@ -22,12 +22,15 @@ export interface StoredSession {
 }
 
 function decode(token: string, field: string): TokenClaims {
+  let claims: unknown;
   try {
-    return jwtDecode<TokenClaims>(token);
+    claims = jwtDecode<unknown>(token);
   } catch {
-    // The message names the field only: the token itself is a secret.
-    throw new ValidationError([{ path: field, message: 'is not a JWT', code: 'invalid' }], 'session');
+    claims = undefined;
   }
+  // The message names the field only: the token itself is a secret.
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new ValidationError([{ path: field, message: 'is not a JWT', code: 'invalid' }], 'session');
+  return claims as TokenClaims;
 }
 
 function requireString(input: Record<string, unknown>, key: 'token' | 'refresh_token'): string {

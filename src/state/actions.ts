@@ -14,7 +14,8 @@ export type StoreAction =
   | { readonly type: 'sync/users'; readonly users: readonly ApiUser[] }
   /** Messages fetched (history, a single message) or sent and acknowledged; `replace` makes them the whole window. */
   | { readonly type: 'sync/messages'; readonly channelId: string; readonly messages: readonly ChannelMessage[]; readonly replace?: boolean }
-  | { readonly type: 'sync/roles'; readonly clanId: string; readonly roles: readonly ApiRole[] }
+  /** Roles listed; `replace` (a complete listing) forgets roles not in it. */
+  | { readonly type: 'sync/roles'; readonly clanId: string; readonly roles: readonly ApiRole[]; readonly replace?: boolean }
   | { readonly type: 'sync/presence'; readonly clanId: string; readonly users: readonly ApiVoiceChannelUser[]; readonly kind: 'voice' | 'streaming' }
   /** A message deleted by this client (its own event may not reach it). */
   | { readonly type: 'local/message-removed'; readonly channelId: string; readonly messageId: string }

@@ -80,8 +80,9 @@ export function enforceLimits(state: ClientState, limits: CacheLimits, recency: 
     const channels = next.channels;
     const gone = recency.channels.oldest(next.channels.size - limits.channels, (k) => channels.has(k));
     for (const id of gone) recency.channels.forget(id);
-    const slice = evictChannels(next, gone);
-    next = { ...next, ...slice, ...evictWindows(next, gone) };
+    const { channels: keptChannels, clanChannels } = evictChannels(next, gone);
+    const { messages, messageCount } = evictWindows(next, gone);
+    next = { ...next, channels: keptChannels, clanChannels, messages, messageCount };
   }
   if (next.messageCount > limits.messages) {
     const removed: string[] = [];
@@ -93,7 +94,8 @@ export function enforceLimits(state: ClientState, limits: CacheLimits, recency: 
       removed.push(id);
       recency.windows.forget(id);
     }
-    next = { ...next, ...evictWindows(next, removed) };
+    const { messages, messageCount } = evictWindows(next, removed);
+    next = { ...next, messages, messageCount };
   }
   return next;
 }

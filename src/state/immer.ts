@@ -7,7 +7,7 @@ import { freeze, Immer } from 'immer';
  */
 const instance = new Immer({ autoFreeze: true });
 
-export const produce = instance.produce;
+export const produce: Immer['produce'] = instance.produce;
 
 /** Deep-freezes a record entering the state (an event payload or a REST result). */
 export function frozen<T>(value: T): T {

@@ -96,9 +96,14 @@ export class MessageWindow<M extends WindowItem> {
     return this;
   }
 
-  /** Adds older (or any) messages, keeping order and the limit. */
+  /** Adds older (or any) messages, keeping order and the limit; a message given here replaces the held copy. */
   merge(messages: readonly M[]): MessageWindow<M> {
-    return messages.length === 0 ? this : MessageWindow.of([...messages, ...this.values()], this.limit);
+    return messages.length === 0 ? this : MessageWindow.of([...this.values(), ...messages], this.limit);
+  }
+
+  /** The oldest message held. */
+  first(): M | undefined {
+    return this.chunks[0]?.[0];
   }
 
   /** The messages, oldest first. */

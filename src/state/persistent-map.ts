@@ -132,6 +132,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     const copiedBranches = new Set<number>();
     const copiedBuckets = new Set<number>();
     let size = this.size;
+    let changed = false;
     for (const [key, value] of entries) {
       const h = hash(key);
       const i = h & MASK;
@@ -153,14 +154,19 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
         copiedBuckets.add(slot);
       }
       const index = bucket.keys.indexOf(key);
-      if (index >= 0) bucket.values[index] = value;
-      else {
+      if (index >= 0) {
+        if (bucket.values[index] !== value) {
+          bucket.values[index] = value;
+          changed = true;
+        }
+      } else {
         bucket.keys.push(key);
         bucket.values.push(value);
         size += 1;
+        changed = true;
       }
     }
-    return copiedBranches.size === 0 ? this : new PersistentMap(root, size);
+    return changed ? new PersistentMap(root, size) : this;
   }
 
   *entries(): IterableIterator<[string, V]> {

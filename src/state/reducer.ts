@@ -4,7 +4,7 @@ import { reduceChannels } from './reducers/channels.js';
 import { reduceClans } from './reducers/clans.js';
 import { reduceDmChannels } from './reducers/dm-channels.js';
 import { reduceMembers } from './reducers/members.js';
-import { reduceMessages } from './reducers/messages.js';
+import { evictWindows, reduceMessages } from './reducers/messages.js';
 import { reducePresence } from './reducers/presence.js';
 import { reduceRoles } from './reducers/roles.js';
 import { reduceUsers } from './reducers/users.js';
@@ -15,10 +15,17 @@ export function reduce(state: ClientState, action: StoreAction, context: ReduceC
   const channelsSlice = reduceChannels(state, action, context);
   const users = reduceUsers(state.users, action);
   const members = reduceMembers(state.members, action, context);
-  const messagesSlice = reduceMessages(state, action, context);
+  let messagesSlice = reduceMessages(state, action, context);
+  let presenceAfter = reducePresence(state.presence, action);
+  // A channel the cache forgot (deleted, left, no longer listed) takes its messages and room presence along.
+  for (const id of channelsSlice.removed ?? []) {
+    if (channelsSlice.channels.has(id)) continue;
+    messagesSlice = evictWindows(messagesSlice, [id]);
+    presenceAfter = presenceAfter.delete(id);
+  }
   const dmChannels = reduceDmChannels(state.dmChannels, action, context);
   const roles = reduceRoles(state.roles, action, context);
-  const presence = reducePresence(state.presence, action);
+  const presence = presenceAfter;
   if (
     clans === state.clans &&
     channelsSlice.channels === state.channels &&

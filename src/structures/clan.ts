@@ -60,6 +60,11 @@ export class Clan {
     return this.#ctx.loadClanChannels(this.id);
   }
 
+  /** Loads every member of the clan (all pages) into `users`; concurrent calls share one load. */
+  loadMembers(): Promise<void> {
+    return this.#ctx.loadClanMembers(this.id);
+  }
+
   /** Users present in voice rooms of the clan (SPEC §4.1.6 defaults; limit 1..500, checked before any request). */
   listChannelVoiceUsers(
     channel_id: string = VOICE_USER_LIST_DEFAULTS.channel_id,
@@ -95,7 +100,9 @@ export class Clan {
       .api()
       .listRoles(this.id, { ...(limit !== undefined ? { limit } : {}), ...(state !== undefined ? { state } : {}), ...(cursor !== undefined ? { cursor } : {}) })
       .then((response) => {
-        if (!cursor) this.#ctx.store.dispatch({ type: 'sync/roles', clanId: this.id, roles: response.roles.roles });
+        // Only a complete listing (first page, no filter, no more pages) says which roles exist; anything less adds to what is cached.
+        const complete = !cursor && state === undefined && !response.roles.next_cursor;
+        this.#ctx.store.dispatch({ type: 'sync/roles', clanId: this.id, roles: response.roles.roles, replace: complete });
         return response;
       });
   }

@@ -43,6 +43,8 @@ export interface ClientContext {
 
   /** Loads the channels of a clan (all pages) into the cache. */
   loadClanChannels(clanId: string): Promise<void>;
+  /** Loads the members of a clan (all pages) into the cache. */
+  loadClanMembers(clanId: string): Promise<void>;
   createDmChannel(userId: string): Promise<ApiChannelDescription | null>;
   sendToken(receiverId: string, data: SendTokenData): Promise<SendTokenResult>;
 }

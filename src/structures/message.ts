@@ -126,13 +126,17 @@ export class Message {
     }
   }
 
-  /** Replaces this message's content. Resolves with the updated message. */
-  update(content: ContentInput, mentions?: ApiMessageMention[], attachments?: ApiMessageAttachment[], topic_id?: string): Promise<Message> {
+  /** Replaces this message's content (SPEC's positional parts, or one options object). Resolves with the updated message. */
+  update(content: ContentInput, mentionsOrOptions?: ApiMessageMention[] | Pick<SendOptions, 'mentions' | 'attachments' | 'topic_id' | 'idempotency_key'>, attachmentsArg?: ApiMessageAttachment[], topicArg?: string): Promise<Message> {
     try {
+      const byObject = mentionsOrOptions !== undefined && !Array.isArray(mentionsOrOptions) ? mentionsOrOptions : undefined;
+      const mentions = byObject ? byObject.mentions : (mentionsOrOptions as ApiMessageMention[] | undefined);
+      const attachments = byObject ? byObject.attachments : attachmentsArg;
+      const topic_id = byObject ? byObject.topic_id : topicArg;
       const body = contentOf(content);
       const options = defined({ mentions, attachments, topic_id });
       checkMessage(body, { ...options, attachments: attachments ?? [...this.attachments] });
-      const request = defined({ clan_id: this.clan_id, channel_id: this.channel_id, message_id: this.message_id, mode: this.mode, content: body, ...options });
+      const request = defined({ clan_id: this.clan_id, channel_id: this.channel_id, message_id: this.message_id, mode: this.mode, content: body, ...options, idempotency_key: byObject?.idempotency_key });
       return this.#ctx.outbox.enqueue('channel_message_update', request).then((ack) => {
         const cached = this.#ctx.store.state.messages.get(this.channel_id)?.get(this.message_id);
         // The edit's own event normally arrived first; if not, apply the edit as that event would.

@@ -15,6 +15,8 @@ export interface SendOptions {
   /** Message type code ({@link TypeMessage}); 0 by default. */
   code?: number;
   references?: ApiMessageRef[];
+  /** Your own key, to retry a send that failed with an unknown outcome without storing it twice. */
+  idempotency_key?: string;
 }
 
 export function contentOf(content: ContentInput): ChannelMessageContent {

@@ -137,12 +137,14 @@ export class TextChannel {
   }
 
   /** Plays media in a voice or streaming channel (one with a meeting code). */
-  playMedia(url: string, participantIdentity: string, participantName: string, name: string): Promise<ApiPlayMediaResult> {
-    if (!this.meeting_code || !VOICE_TYPES.has(this.channel_type ?? 0)) {
-      return Promise.reject(new ValidationError([{ path: 'channel', message: `channel ${this.id} has no meeting code: media plays only in voice and streaming channels`, code: 'invalid' }], 'play media'));
-    }
+  async playMedia(url: string, participantIdentity: string, participantName: string, name: string): Promise<ApiPlayMediaResult> {
+    const noMeeting = () => new ValidationError([{ path: 'channel', message: `channel ${this.id} has no meeting code: media plays only in voice and streaming channels`, code: 'invalid' }], 'play media');
+    if (!VOICE_TYPES.has(this.channel_type ?? 0)) throw noMeeting();
     const missing = Object.entries({ url, participantIdentity, participantName, name }).find(([, v]) => typeof v !== 'string' || v === '');
-    if (missing) return Promise.reject(new ValidationError([{ path: missing[0], message: 'is required', code: 'invalid' }], 'play media'));
+    if (missing) throw new ValidationError([{ path: missing[0], message: 'is required', code: 'invalid' }], 'play media');
+    // Channel events do not carry the meeting code; the channel's description does.
+    const meetingCode = this.meeting_code ?? (await this.#ctx.channels.fetch(this.id, { force: true })).meeting_code;
+    if (!meetingCode) throw noMeeting();
     return this.#ctx.api().playMedia(this.id, { url, participant_identity: participantIdentity, participant_name: participantName, name });
   }
 

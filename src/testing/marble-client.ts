@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, map, NEVER, share, Subject, type Observable, type SchedulerLike } from 'rxjs';
+import { BehaviorSubject, filter, map, NEVER, share, Subject, type Observable } from 'rxjs';
 import type { BotSurface, MessageTarget, SentMessage } from '../client/bot-surface.js';
 import type { Events } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
@@ -20,7 +20,6 @@ export interface MarbleClientOptions {
   status$?: Observable<ConnectionStatus>;
   /** Message ids handed out by sends; default "m1", "m2", … */
   nextMessageId?: () => string;
-  scheduler?: SchedulerLike;
 }
 
 /** The double: a BotSurface whose outgoing actions are recorded instead of sent. */

@@ -31,6 +31,15 @@ export function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
+/** The JSON text of a value, or undefined when it has none (a BigInt, a cycle): input is never trusted to serialise. */
+export function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Checks an optional field's type; returns false (and records why) when present with the wrong type. */
 export function optionalOfType(
   issues: Issues,

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { EMessageComponentType } from '../interactive/enums.js';
-import { Issues, isInteger, isNonEmptyString, isRecord, optionalOfType } from './issues.js';
+import { Issues, isInteger, isNonEmptyString, isRecord, jsonText, optionalOfType } from './issues.js';
 import { MESSAGE_LIMITS } from './limits.js';
 import { checkRangeArray } from './ranges.js';
 
@@ -58,7 +58,9 @@ export function validateMessageParts(parts: MessageParts, allowEmpty = false): V
     issues.add('content', 'is empty: give text, an embed, components or an attachment');
   }
   if (issues.ok) {
-    const size = JSON.stringify(content).length;
+    const json = jsonText(content);
+    if (json === undefined) issues.add('content', 'is not JSON (it holds a BigInt, a function or a cycle)');
+    const size = json?.length ?? 0;
     if (size > MESSAGE_LIMITS.maxContentJsonChars) {
       issues.add('content', `is ${size} characters of JSON; the limit is ${MESSAGE_LIMITS.maxContentJsonChars}`, 'too_large');
     }

@@ -4,6 +4,9 @@ import { ValidationError } from '../errors/validation-error.js';
 export const TOKEN_DECIMALS = 6;
 const UNITS_PER_TOKEN = 10n ** BigInt(TOKEN_DECIMALS);
 const DECIMAL = /^(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
+/** Bounds on what an amount may be written with (far beyond any real balance). */
+const MAX_EXPONENT = 60;
+const MAX_DIGITS = 80;
 
 function refuse(field: string, message: string): never {
   throw new ValidationError([{ path: field, message, code: 'invalid' }], 'amount');
@@ -29,6 +32,8 @@ export function toUnits(amount: number | string, field = 'amount'): bigint {
   if (!match) refuse(field, `must be a decimal number, got "${text.slice(0, 40)}"`);
   const [, whole = '0', fraction = '', exponentText] = match;
   const exponent = exponentText ? Number(exponentText) : 0;
+  // No amount needs more than a few dozen digits; a huge exponent would only burn memory.
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT || whole.length + fraction.length > MAX_DIGITS) refuse(field, 'is too large');
   // Shift the decimal point by the exponent, then require at most TOKEN_DECIMALS places.
   let digits = whole + fraction;
   let scale = fraction.length - exponent;

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
-import { isRecord } from '../validation/issues.js';
+import { isRecord, jsonText } from '../validation/issues.js';
 import { MESSAGE_LIMITS } from '../validation/limits.js';
 import { validateChannelWebhookMessage, validateClanWebhookMessage, WEBHOOK_LIMITS } from './validate.js';
 
@@ -17,13 +17,15 @@ function countIssue(value: unknown, max: number, path: string): ValidationIssue[
   return Array.isArray(value) && value.length > max ? [issue(path, `has ${value.length} entries; the limit is ${max}`, 'too_large')] : [];
 }
 
-/** Bytes of UTF-8 of a JSON value (TextEncoder is available in browsers and Node). */
-export function jsonBytes(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value)).length;
+/** Bytes of UTF-8 of a JSON value (TextEncoder is available in browsers and Node); undefined when it is not JSON. */
+export function jsonBytes(value: unknown): number | undefined {
+  const text = jsonText(value);
+  return text === undefined ? undefined : new TextEncoder().encode(text).length;
 }
 
 function bodySizeIssue(body: unknown): ValidationIssue[] {
   const bytes = jsonBytes(body);
+  if (bytes === undefined) return [issue('', 'the request body is not JSON (a BigInt, a function or a cycle)', 'invalid')];
   return bytes > WEBHOOK_LIMITS.maxBodyBytes ? [issue('', `the request body is ${bytes} bytes of JSON; the limit is ${WEBHOOK_LIMITS.maxBodyBytes}`, 'too_large')] : [];
 }
 
@@ -43,7 +45,9 @@ export function checkClanWebhookMessage(message: unknown): ValidationIssue[] {
   const shape = validateClanWebhookMessage(message);
   if (shape.length > 0 || !isRecord(message) || !isRecord(message.content)) return shape;
   const counts = countIssue(message.attachments, MESSAGE_LIMITS.maxAttachments, 'attachments');
-  return counts.length > 0 ? counts : bodySizeIssue({ content: JSON.stringify(message.content), attachments: message.attachments });
+  const content = jsonText(message.content);
+  if (content === undefined) return [issue('content', 'is not JSON (a BigInt, a function or a cycle)', 'invalid')];
+  return counts.length > 0 ? counts : bodySizeIssue({ content, attachments: message.attachments });
 }
 
 /** Checks the user identifier a clan webhook message is addressed to. */

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { EVERYONE_USER_ID } from '../model/enums.js';
 import { MESSAGE_LIMITS } from '../validation/limits.js';
-import { Issues, isInteger, isNonEmptyString, isRecord } from '../validation/issues.js';
+import { Issues, isInteger, isNonEmptyString, isRecord, jsonText } from '../validation/issues.js';
 import { checkRangeArray } from '../validation/ranges.js';
 
 /** Size limits of webhook requests. */
@@ -31,7 +31,12 @@ function checkText(issues: Issues, path: string, text: unknown): number {
 /** The delivered content ({t, mk, hg}) must fit the message size limit; the text is what grows it. */
 function checkSize(issues: Issues, path: string, content: Record<string, unknown>): void {
   if (!issues.ok) return;
-  const size = JSON.stringify(content).length;
+  const json = jsonText(content);
+  if (json === undefined) {
+    issues.add(path, 'is part of a message that is not JSON (a BigInt, a function or a cycle)');
+    return;
+  }
+  const size = json.length;
   if (size > WEBHOOK_LIMITS.maxContentJsonChars) {
     issues.add(path, `makes a message of ${size} characters of JSON; the limit is ${WEBHOOK_LIMITS.maxContentJsonChars}`, 'too_large');
   }

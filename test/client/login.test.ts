@@ -171,22 +171,36 @@ describe('login()', () => {
     expect(sockets.opened()).toBe(3);
   });
 
-  it('stops on a fatal close code (4003) and reports a fatal ConnectionError; status becomes closed', async () => {
+  it('stops on a fatal close code (4005) and reports a fatal ConnectionError; status becomes closed', async () => {
+    const w = await t.world();
+    const client = t.client(w);
+    const errors = t.record(client.errors$);
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    w.emu.closeConnections(4005, 'the session was logged out');
+    await until(() => errors.some((e) => e instanceof ConnectionError), 'a ConnectionError');
+    const fatal = errors.find((e): e is ConnectionError => e instanceof ConnectionError);
+    expect(fatal).toMatchObject({ fatal: true, closeCode: 4005 });
+    expect(fatal?.message).toMatch(/4005.*not retrying/);
+    expect(client.status).toBe('closed');
+    expect(lifecycle.at(-1)).toEqual({ type: 'disconnected', code: 4005, reason: 'the session was logged out', willReconnect: false });
+    // With reconnect.baseMs at 10 ms, a retry would long have happened.
+    await sleep(300);
+    expect(w.emu.wire.frames('connect')).toHaveLength(1);
+  });
+
+  // Two refusals in a row are fatal: see marbles/reconnect.marbles.ts.
+  it('authenticates again once after 4003 (a refused token) and goes on', async () => {
     const w = await t.world();
     const client = t.client(w);
     const errors = t.record(client.errors$);
     const lifecycle = t.record(client.lifecycle$);
     await client.login();
     w.emu.closeConnections(4003, 'the token signature is not valid');
-    await until(() => errors.some((e) => e instanceof ConnectionError), 'a ConnectionError');
-    const fatal = errors.find((e): e is ConnectionError => e instanceof ConnectionError);
-    expect(fatal).toMatchObject({ fatal: true, closeCode: 4003 });
-    expect(fatal?.message).toMatch(/4003.*not retrying/);
-    expect(client.status).toBe('closed');
-    expect(lifecycle.at(-1)).toEqual({ type: 'disconnected', code: 4003, reason: 'the token signature is not valid', willReconnect: false });
-    // With reconnect.baseMs at 10 ms, a retry would long have happened.
-    await sleep(300);
-    expect(w.emu.wire.frames('connect')).toHaveLength(1);
+    await until(() => lifecycle.some((e) => e.type === 'reconnected'), 'the reconnection');
+    expect(w.emu.wire.requests('/v2/apps/authenticate/token')).toHaveLength(2);
+    expect(client.status).toBe('ready');
+    expect(errors.filter((e) => e instanceof ConnectionError && e.fatal)).toHaveLength(0);
   });
 
   it('recovers from a restored session whose token the server refuses, by renewing it once', async () => {
@@ -255,7 +269,7 @@ describe('secrets', () => {
     });
     w.emu.as(w.alice.id).send(w.general, 'hello');
     await until(() => errors.length > 0, 'the listener error');
-    w.emu.closeConnections(4003, 'bye');
+    w.emu.closeConnections(4005, 'bye');
     await until(() => errors.some((e) => e instanceof ConnectionError), 'the fatal error');
 
     const texts = [

@@ -75,6 +75,8 @@ export class GatewayServer {
 
   /** Takes an HTTP upgrade for the gateway path; refuses anything else. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // node:http hands the socket over without an error listener: a client reset must not crash the emulator.
+    if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://emulator');
     if (url.pathname !== GATEWAY_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');

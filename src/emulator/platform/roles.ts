@@ -125,3 +125,17 @@ export function assignRole(ctx: PlatformContext, roleId: string, assign: string[
   ctx.hub.emit(Events.RoleAssign, { clan_id: role.clan_id, role_id: role.id, user_ids_assigned: added, user_ids_removed: removed }, { clanId: role.clan_id });
   return role;
 }
+
+/** Deletes a role: it leaves every member, and `role_event` (status deleted) says so. */
+export function deleteRole(ctx: PlatformContext, roleId: string, byUserId: string): void {
+  const role = ctx.world.role(roleId);
+  const holders = [...role.user_ids];
+  for (const id of holders) ctx.world.member(role.clan_id, id)?.role_ids.delete(role.id);
+  ctx.world.roles.get(role.clan_id)?.delete(role.id);
+  ctx.world.roleClan.delete(role.id);
+  ctx.hub.emit(
+    Events.RoleEvent,
+    { role: eventRole(role), status: RoleEventStatus.Deleted, user_id: byUserId, user_add_ids: [], user_remove_ids: holders },
+    { clanId: role.clan_id },
+  );
+}

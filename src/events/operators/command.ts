@@ -1,5 +1,9 @@
 import { filter, map, type OperatorFunction } from 'rxjs';
+import { TypeMessage } from '../../model/enums.js';
 import type { ChannelMessage } from '../payloads.js';
+
+const NEW_CODES: ReadonlySet<number> = new Set([TypeMessage.Chat]);
+const EDIT_CODES: ReadonlySet<number> = new Set([TypeMessage.Chat, TypeMessage.ChatUpdate]);
 
 /** A parsed command: `*Roll 2 "big dice"` → name "roll", args ["2", "big dice"]. */
 export interface CommandInvocation<M = ChannelMessage> {
@@ -20,9 +24,16 @@ export function splitArgs(text: string): string[] {
   return args;
 }
 
+/** Options of {@link command}. */
+export interface CommandOptions {
+  /** Also treat edits (code 1) as commands; by default only new messages (code 0) are. */
+  edits?: boolean;
+}
+
 /** Parses one message's text as a command, or undefined when it is not one. */
 export function parseCommand<M extends { content?: { t?: string } }>(message: M, prefix = '*'): CommandInvocation<M> | undefined {
-  const text = message.content?.t?.trimStart() ?? '';
+  const raw: unknown = message.content?.t;
+  const text = typeof raw === 'string' ? raw.trimStart() : '';
   if (prefix === '' || !text.startsWith(prefix)) return undefined;
   const body = text.slice(prefix.length);
   const match = /^(\S+)\s*([\s\S]*)$/.exec(body);
@@ -31,10 +42,16 @@ export function parseCommand<M extends { content?: { t?: string } }>(message: M,
   return { name: name.toLowerCase(), args: splitArgs(rest), rest: rest.trim(), message };
 }
 
-/** Turns messages whose text starts with `prefix` into {@link CommandInvocation}s; other messages are dropped. */
-export function command<M extends { content?: { t?: string } } = ChannelMessage>(prefix = '*'): OperatorFunction<M, CommandInvocation<M>> {
+/**
+ * Turns messages whose text starts with `prefix` into {@link CommandInvocation}s;
+ * other messages are dropped, and so are edits and deletions unless
+ * `edits` is set (an edit must not run a command twice).
+ */
+export function command<M extends { content?: { t?: string }; code?: number } = ChannelMessage>(prefix = '*', options: CommandOptions = {}): OperatorFunction<M, CommandInvocation<M>> {
+  const allowed = options.edits ? EDIT_CODES : NEW_CODES;
   return (source) =>
     source.pipe(
+      filter((message) => allowed.has(message.code ?? TypeMessage.Chat)),
       map((message) => parseCommand(message, prefix)),
       filter((invocation): invocation is CommandInvocation<M> => invocation !== undefined),
     );

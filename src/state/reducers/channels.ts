@@ -10,6 +10,8 @@ import type { ChannelState } from '../records.js';
 export interface ChannelsSlice {
   readonly channels: PersistentMap<ChannelState>;
   readonly clanChannels: PersistentMap<readonly string[]>;
+  /** Channels this reduction forgot (their messages and presence go with them). */
+  readonly removed?: readonly string[];
 }
 
 /** A description with the ids a cached channel always has, or undefined when it has none. */
@@ -49,13 +51,14 @@ function put(slice: ChannelsSlice, record: ChannelState): ChannelsSlice {
   const previous = slice.channels.get(record.channel_id);
   const channels = slice.channels.set(record.channel_id, record);
   if (channels === slice.channels) return slice;
+  const { removed } = slice;
   let { clanChannels } = slice;
   if (previous && previous.clan_id !== record.clan_id) clanChannels = withoutId(clanChannels, previous.clan_id, record.channel_id);
   if (!previous || previous.clan_id !== record.clan_id) {
     const ids = clanChannels.get(record.clan_id) ?? [];
     if (!ids.includes(record.channel_id)) clanChannels = clanChannels.set(record.clan_id, [...ids, record.channel_id]);
   }
-  return { channels, clanChannels };
+  return removed ? { channels, clanChannels, removed } : { channels, clanChannels };
 }
 
 function withoutId(index: PersistentMap<readonly string[]>, clanId: string, channelId: string): PersistentMap<readonly string[]> {
@@ -68,7 +71,17 @@ function withoutId(index: PersistentMap<readonly string[]>, clanId: string, chan
 function remove(slice: ChannelsSlice, channelId: string): ChannelsSlice {
   const previous = slice.channels.get(channelId);
   if (!previous) return slice;
-  return { channels: slice.channels.delete(channelId), clanChannels: withoutId(slice.clanChannels, previous.clan_id, channelId) };
+  return {
+    channels: slice.channels.delete(channelId),
+    clanChannels: withoutId(slice.clanChannels, previous.clan_id, channelId),
+    removed: [...(slice.removed ?? []), channelId],
+  };
+}
+
+/** Equal values, comparing arrays (of participants) element by element. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => v === b[i]);
+  return a === b;
 }
 
 function merge(slice: ChannelsSlice, description: ApiChannelDescription): ChannelsSlice {
@@ -81,7 +94,7 @@ function merge(slice: ChannelsSlice, description: ApiChannelDescription): Channe
   }
   const next = produce(existing, (draft) => {
     for (const [key, value] of Object.entries(description) as Array<[keyof ApiChannelDescription, unknown]>) {
-      if (value !== undefined && draft[key] !== value) (draft as Record<string, unknown>)[key] = value;
+      if (value !== undefined && !sameValue(existing[key], value)) (draft as Record<string, unknown>)[key] = value;
     }
   });
   return next === existing ? slice : put(slice, next);
@@ -147,7 +160,7 @@ export function reduceChannels(slice: ChannelsSlice, action: StoreAction, contex
 }
 
 /** Removes channels (eviction): the index follows. */
-export function evictChannels(slice: ChannelsSlice, channelIds: Iterable<string>): ChannelsSlice {
+export function evictChannels(slice: Pick<ChannelsSlice, 'channels' | 'clanChannels'>, channelIds: Iterable<string>): ChannelsSlice {
   let next = slice;
   for (const id of channelIds) next = remove(next, id);
   return next;

@@ -13,7 +13,10 @@ export function reduceDmChannels(dms: PersistentMap<string>, action: StoreAction
         const other = (channel.user_ids ?? []).find((id) => id !== context.selfId);
         if (other) entries.push([other, channel.channel_id]);
       }
-      return action.replace ? PersistentMap.from(entries) : dms.setMany(entries);
+      if (!action.replace) return dms.setMany(entries);
+      // A listing that says what the cache already holds changes nothing.
+      const same = entries.length === dms.size && entries.every(([userId, channelId]) => dms.get(userId) === channelId);
+      return same ? dms : PersistentMap.from(entries);
     }
     case Events.ChannelMessage: {
       const m = action.data;

@@ -1,5 +1,6 @@
 import { Events } from '../../events/names.js';
 import type { ApiClanMember } from '../../model/api.js';
+import { RoleEventStatus } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
 import { frozen } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
@@ -52,8 +53,12 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
     }
     case Events.RoleAssign:
       return withRoles(members, action.data.clan_id, action.data.role_id, action.data.user_ids_assigned, action.data.user_ids_removed);
-    case Events.RoleEvent:
-      return withRoles(members, action.data.role.clan_id, action.data.role.id, action.data.user_add_ids, action.data.user_remove_ids);
+    case Events.RoleEvent: {
+      const { role } = action.data;
+      if (action.data.status !== RoleEventStatus.Deleted) return withRoles(members, role.clan_id, role.id, action.data.user_add_ids, action.data.user_remove_ids);
+      const holders = [...(members.get(role.clan_id)?.values() ?? [])].filter((m) => m.role_ids.includes(role.id)).map((m) => m.user_id);
+      return withRoles(members, role.clan_id, role.id, [], holders);
+    }
     case Events.ChannelMessage: {
       const m = action.data;
       const member = members.get(m.clan_id)?.get(m.sender_id);

@@ -10,8 +10,10 @@ type Roles = PersistentMap<Readonly<Record<string, RoleState>>>;
 /** Roles per clan: listings, role events and assignments. */
 export function reduceRoles(roles: Roles, action: StoreAction, context: ReduceContext): Roles {
   switch (action.type) {
-    case 'sync/roles':
-      return roles.set(action.clanId, frozen(Object.fromEntries(action.roles.map((r) => [r.id, r]))));
+    case 'sync/roles': {
+      const listed = Object.fromEntries(action.roles.map((r) => [r.id, r]));
+      return roles.set(action.clanId, frozen(action.replace ? listed : { ...roles.get(action.clanId), ...listed }));
+    }
     case Events.RoleEvent: {
       const { role, status, user_add_ids: add, user_remove_ids: remove } = action.data;
       const clanRoles = roles.get(role.clan_id) ?? {};
@@ -37,6 +39,13 @@ export function reduceRoles(roles: Roles, action: StoreAction, context: ReduceCo
         target.user_ids = [...target.user_ids.filter((id) => !remove.includes(id)), ...add.filter((id) => !target.user_ids.includes(id))];
       });
       return roles.set(clanId, next);
+    }
+    case 'sync/clans': {
+      if (!action.replace) return roles;
+      const keep = new Set(action.clans.map((c) => c.clan_id));
+      let next = roles;
+      for (const clanId of roles.keys()) if (!keep.has(clanId)) next = next.delete(clanId);
+      return next;
     }
     case Events.UserClanRemoved:
       return context.selfId !== undefined && action.data.user_ids.includes(context.selfId) ? roles.delete(action.data.clan_id) : roles;

@@ -1,0 +1,371 @@
+/**
+ * The Outbox (src/outbound/outbox.ts) without marbles, where a promise's
+ * value or the payload handed to the transport says more than a diagram:
+ * what an action resolves or rejects with, which ops get an idempotency key
+ * (and that it is never overwritten, unique per action, and kept on resend),
+ * the bounds, close(), the defaults and how the client passes its settings.
+ * Timing (rate, burst, order, pause, resend order) is in
+ * marbles/outbox.marbles.ts.
+ */
+import { asyncScheduler, BehaviorSubject, config as rxjsConfig, defer, of, Subject, type Observable } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ClosedError,
+  ConnectionError,
+  GatewayError,
+  Outbox,
+  OUTBOX_DEFAULTS,
+  QueueFullError,
+  ServiceClient,
+  TimeoutError,
+  ValidationError,
+  type ChannelMessageAck,
+  type GatewayRequestOp,
+  type GatewayRequestPayload,
+  type OutboxOptions,
+  type OutboxStats,
+  type OutboxTransport,
+} from '../../src/index.js';
+
+/** One request handed to the transport; the test answers it. */
+interface Request {
+  op: GatewayRequestOp;
+  payload: Record<string, unknown>;
+  timeoutMs: number;
+  reply: Subject<unknown>;
+}
+
+/** A transport the test drives by hand: `ready$` is a subject, each request waits for `ack` or `fail`. */
+class ManualTransport implements OutboxTransport {
+  readonly ready$ = new BehaviorSubject(true);
+  readonly requests: Request[] = [];
+
+  request$(op: GatewayRequestOp, payload: unknown, timeoutMs: number): Observable<unknown> {
+    return defer(() => {
+      const reply = new Subject<unknown>();
+      this.requests.push({ op, payload: payload as Record<string, unknown>, timeoutMs, reply });
+      return reply;
+    });
+  }
+
+  at(index: number): Request {
+    const request = this.requests[index];
+    if (!request) throw new Error(`no request #${index} (${this.requests.length} so far)`);
+    return request;
+  }
+
+  ack(index: number, value: unknown): void {
+    const { reply } = this.at(index);
+    reply.next(value);
+    reply.complete();
+  }
+
+  fail(index: number, error: unknown): void {
+    this.at(index).reply.error(error);
+  }
+}
+
+const outboxes: Outbox[] = [];
+afterEach(() => {
+  for (const outbox of outboxes.splice(0)) outbox.close();
+});
+
+function outboxOn(transport: OutboxTransport, options: Partial<OutboxOptions> = {}): Outbox {
+  const outbox = new Outbox(transport, { ...OUTBOX_DEFAULTS, ratePerSecond: null, ...options }, asyncScheduler);
+  outboxes.push(outbox);
+  return outbox;
+}
+
+const send = (text: string, extra: Record<string, unknown> = {}): GatewayRequestPayload<'channel_message_send'> => ({ clan_id: 'K1', channel_id: 'C1', content: { t: text }, ...extra });
+
+const ack = (messageId: string): ChannelMessageAck => ({
+  message_id: messageId,
+  channel_id: 'C1',
+  clan_id: 'K1',
+  mode: 2,
+  code: 0,
+  create_time_seconds: 1,
+  update_time_seconds: 1,
+  persistent: true,
+});
+
+/** Lets promise callbacks run. */
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe('settling an action', () => {
+  it('resolves with the reply payload the transport delivered, once, and counts it as sent', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    const reply = ack('M1');
+    const { reply: subject } = transport.at(0);
+    subject.next(reply);
+    // A second value (a confused transport) changes nothing: the action settled with the first.
+    subject.next(ack('M2'));
+    subject.complete();
+    expect(await sent).toBe(reply);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
+  });
+
+  it("rejects with the transport's typed error unchanged (a refusal, a timeout) and counts it as failed", async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 2 });
+    const refused = outbox.enqueue('channel_message_send', send('a'));
+    const late = outbox.enqueue('message_reaction', { clan_id: 'K1', channel_id: 'C1', message_id: 'M1', emoji_id: 'e1', emoji: ':+1:' });
+    const refusal = new GatewayError({ code: 'forbidden', message: 'no access to channel C1', op: 'channel_message_send' });
+    const timedOut = new TimeoutError('gateway message_reaction', 100);
+    transport.fail(0, refusal);
+    transport.fail(1, timedOut);
+    await expect(refused).rejects.toBe(refusal);
+    await expect(late).rejects.toBe(timedOut);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 2 });
+  });
+
+  it('rejects on a fatal ConnectionError (the client gave up) instead of waiting for a reconnect', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('a'));
+    const fatal = new ConnectionError('the gateway refused the connection (4003); not retrying', { closeCode: 4003, fatal: true });
+    transport.fail(0, fatal);
+    await expect(sent).rejects.toBe(fatal);
+    expect(transport.requests).toHaveLength(1);
+  });
+
+  it('keeps an action through a non-fatal ConnectionError and resolves it with the ack of the resend', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport);
+    let settled = 0;
+    const sent = outbox.enqueue('channel_message_send', send('a')).finally(() => (settled += 1));
+    transport.ready$.next(false);
+    transport.fail(0, new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
+    await flush();
+    expect(settled).toBe(0);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 1, inFlight: 0, sent: 0, failed: 0 });
+    transport.ready$.next(true);
+    expect(transport.requests).toHaveLength(2);
+    const reply = ack('M1');
+    transport.ack(1, reply);
+    expect(await sent).toBe(reply);
+    expect(settled).toBe(1);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
+  });
+
+  it('hands the per-request timeout to the transport', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { requestTimeoutMs: 1234 });
+    void outbox.enqueue('channel_message_send', send('a')).catch(() => undefined);
+    expect(transport.at(0).timeoutMs).toBe(1234);
+  });
+});
+
+describe('idempotency keys', () => {
+  const MESSAGE_OPS = {
+    channel_message_send: send('a'),
+    channel_message_update: { clan_id: 'K1', channel_id: 'C1', message_id: 'M1', content: { t: 'b' } },
+    channel_message_remove: { clan_id: 'K1', channel_id: 'C1', message_id: 'M1' },
+    message_reaction: { clan_id: 'K1', channel_id: 'C1', message_id: 'M1', emoji_id: 'e1', emoji: ':+1:' },
+    ephemeral_message_send: { ...send('c'), receiver_ids: ['U2'] },
+    ephemeral_message_update: { clan_id: 'K1', channel_id: 'C1', message_id: 'M2', content: { t: 'd' }, receiver_ids: ['U2'] },
+    ephemeral_message_remove: { clan_id: 'K1', channel_id: 'C1', message_id: 'M2', receiver_ids: ['U2'] },
+  } satisfies { [K in GatewayRequestOp]?: GatewayRequestPayload<K> };
+  const OTHER_OPS = {
+    channel_join: { channel_id: 'C1' },
+    channel_leave: { channel_id: 'C1' },
+    clan_join: { clan_id: 'K1' },
+    clan_leave: { clan_id: 'K1' },
+  } satisfies { [K in GatewayRequestOp]?: GatewayRequestPayload<K> };
+
+  function enqueueAll(outbox: Outbox, ops: Record<string, object>): void {
+    for (const [op, payload] of Object.entries(ops)) void outbox.enqueue(op as 'channel_join', payload as GatewayRequestPayload<'channel_join'>).catch(() => undefined);
+  }
+
+  it('adds one to every message op (PROTOCOL §4.4 "Idempotent by key") and to nothing else', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 100 });
+    enqueueAll(outbox, MESSAGE_OPS);
+    enqueueAll(outbox, OTHER_OPS);
+    const keyed = transport.requests.map((r) => [r.op, typeof r.payload.idempotency_key === 'string' && r.payload.idempotency_key !== '']);
+    expect(keyed).toEqual([...Object.keys(MESSAGE_OPS).map((op) => [op, true]), ...Object.keys(OTHER_OPS).map((op) => [op, false])]);
+    for (const request of transport.requests.slice(Object.keys(MESSAGE_OPS).length)) expect(request.payload).not.toHaveProperty('idempotency_key');
+  });
+
+  it('never overwrites a key the caller gave, and leaves the caller’s payload untouched', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 100 });
+    const given = send('a', { idempotency_key: 'my-key-1' });
+    const bare = send('b');
+    void outbox.enqueue('channel_message_send', given).catch(() => undefined);
+    void outbox.enqueue('channel_message_send', bare).catch(() => undefined);
+    expect(transport.at(0).payload.idempotency_key).toBe('my-key-1');
+    expect(transport.at(1).payload.idempotency_key).toEqual(expect.any(String));
+    expect(bare).not.toHaveProperty('idempotency_key');
+    expect(given).toEqual(send('a', { idempotency_key: 'my-key-1' }));
+  });
+
+  it('treats an empty key as none (the server ignores "") and generates one', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport);
+    void outbox.enqueue('channel_message_send', send('a', { idempotency_key: '' })).catch(() => undefined);
+    expect(transport.at(0).payload.idempotency_key).toMatch(/.+/);
+  });
+
+  it('sends two actions given the same key with that key both times (deduplicating is the server’s job)', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 100 });
+    void outbox.enqueue('channel_message_send', send('a', { idempotency_key: 'same' })).catch(() => undefined);
+    void outbox.enqueue('channel_message_send', send('a', { idempotency_key: 'same' })).catch(() => undefined);
+    expect(transport.requests.map((r) => r.payload.idempotency_key)).toEqual(['same', 'same']);
+  });
+
+  it('makes a different key for every action (1000 identical sends)', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 1000 });
+    for (let i = 0; i < 1000; i++) void outbox.enqueue('channel_message_send', send('same text')).catch(() => undefined);
+    const keys = transport.requests.map((r) => r.payload.idempotency_key);
+    expect(keys.every((k) => typeof k === 'string' && k.length >= 16)).toBe(true);
+    expect(new Set(keys).size).toBe(1000);
+  });
+
+  it('resends the very same payload, key included, after every drop', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport);
+    void outbox.enqueue('channel_message_send', send('a')).catch(() => undefined);
+    for (let drop = 0; drop < 3; drop++) {
+      transport.ready$.next(false);
+      transport.fail(drop, new ConnectionError('lost', { fatal: false }));
+      transport.ready$.next(true);
+    }
+    const payloads = transport.requests.map((r) => r.payload);
+    expect(payloads).toHaveLength(4);
+    expect(new Set(payloads.map((p) => p.idempotency_key)).size).toBe(1);
+    for (const payload of payloads) expect(payload).toEqual(payloads[0]);
+  });
+});
+
+describe('bounds and close()', () => {
+  it('refuses past maxQueued waiting actions with a QueueFullError naming the capacity; in-flight ones do not count', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxQueued: 2, maxInFlight: 1 });
+    const accepted = [outbox.enqueue('channel_message_send', send('a')), outbox.enqueue('channel_message_send', send('b')), outbox.enqueue('channel_message_send', send('c'))];
+    const refused = outbox.enqueue('channel_message_send', send('d'));
+    await expect(refused).rejects.toBeInstanceOf(QueueFullError);
+    await expect(refused).rejects.toMatchObject({ kind: 'queue_full', capacity: 2, message: expect.stringContaining('2 actions waiting') });
+    // A refused action was never queued: it is neither queued nor failed in the counters, and never sent.
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 2, inFlight: 1, sent: 0, failed: 0 });
+    transport.ack(0, ack('M1'));
+    transport.ack(1, ack('M2'));
+    transport.ack(2, ack('M3'));
+    expect((await Promise.all(accepted)).map((a) => a.message_id)).toEqual(['M1', 'M2', 'M3']);
+    expect(transport.requests.map((r) => (r.payload.content as { t: string }).t)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('close() rejects everything waiting or in flight with a ClosedError, cancels the request and completes stats$', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 1 });
+    let completed = false;
+    outbox.stats$.subscribe({ complete: () => (completed = true) });
+    const pending = ['a', 'b', 'c'].map((t) => outbox.enqueue('channel_message_send', send(t)));
+    outbox.close();
+    const results = await Promise.allSettled(pending);
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(ClosedError);
+    }
+    expect(transport.at(0).reply.observed).toBe(false);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 3 });
+    expect(completed).toBe(true);
+    // Afterwards: refused at once, and a second close() is harmless.
+    await expect(outbox.enqueue('channel_message_send', send('d'))).rejects.toBeInstanceOf(ClosedError);
+    expect(() => outbox.close()).not.toThrow();
+    expect(transport.requests).toHaveLength(1);
+  });
+
+  it('stops listening to ready$ on close()', () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport);
+    expect(transport.ready$.observed).toBe(true);
+    outbox.close();
+    expect(transport.ready$.observed).toBe(false);
+  });
+});
+
+describe('defaults and client settings', () => {
+  it('has documented, frozen defaults', () => {
+    expect(OUTBOX_DEFAULTS).toMatchObject({ ratePerSecond: 50, burst: 20, maxQueued: 10_000, maxInFlight: 16, requestTimeoutMs: 15_000 });
+    expect(Object.isFrozen(OUTBOX_DEFAULTS)).toBe(true);
+  });
+
+  it('the client applies its `outbox` settings over the defaults', () => {
+    const client = new ServiceClient({ botId: 'b1', token: 't1', host: '127.0.0.1', port: '9', useSSL: false, outbox: { ratePerSecond: 5, maxQueued: 3 } });
+    try {
+      client.initManager('http://127.0.0.1:9');
+      expect(client.outbox.options).toEqual<OutboxOptions>({ ...OUTBOX_DEFAULTS, ratePerSecond: 5, maxQueued: 3 });
+    } finally {
+      client.closeSocket();
+    }
+  });
+
+  // BUG (src/client/config.ts:127-158, resolveConfig: line 158 copies `outbox` unchecked): with burst < 1,
+  // maxInFlight < 1 or ratePerSecond <= 0 the Outbox accepts every action and never sends any (burst 0:
+  // the token bucket never reaches one token and wakes every 1000/rate ms forever; maxInFlight 0: pump's
+  // loop never runs; rate 0: the next token never comes). Actions then wait silently until closeSocket().
+  // Expected: a ValidationError naming the field, like timeout/heartbeatTimeoutMs/requestTimeoutMs get.
+  // Fix: in resolveConfig, check outbox.burst >= 1, maxInFlight >= 1, maxQueued >= 0, requestTimeoutMs > 0
+  // and ratePerSecond === null || ratePerSecond > 0 (or throw a RangeError in the Outbox constructor).
+  it('refuses outbox settings under which nothing could ever be sent', () => {
+    for (const outbox of [{ burst: 0 }, { maxInFlight: 0 }, { ratePerSecond: 0 }]) {
+      expect(() => new ServiceClient({ botId: 'b1', token: 't1', outbox })).toThrow(ValidationError);
+    }
+  });
+});
+
+describe('a transport that answers synchronously', () => {
+  // BUG (src/outbound/outbox.ts: pump() line 135, send() 162, settle() 191-196): pump() is re-entrant. send() subscribes to
+  // the transport inside pump's loop; a reply delivered during subscribe calls settle(), which calls
+  // pump() again, which sends the next action, and so on: the stack grows by one level per action. With
+  // ratePerSecond null and ~800 or more queued actions when ready$ turns true, it overflows (RangeError
+  // reported as an unhandled error); the actions caught mid-send stay "in flight" forever and the rest
+  // stay queued. Nothing else limits the depth (with a rate, the burst does). OutboxTransport is a public
+  // interface, and an in-memory transport (tests, a local bridge) may well answer synchronously.
+  // Fix: make pump() non-re-entrant (a `pumping` flag; a call while pumping sets `again` and the
+  // running loop repeats), or start sends from a scheduled task.
+  it('sends 5000 queued actions when the transport replies during subscribe', async () => {
+    const unhandled: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => unhandled.push(error);
+    try {
+      const ready$ = new BehaviorSubject(false);
+      const outbox = outboxOn({ ready$, request$: (_op, payload) => of({ echo: (payload as { channel_id: string }).channel_id }) });
+      const results: Array<Promise<boolean>> = [];
+      for (let i = 0; i < 5000; i++) {
+        results.push(
+          outbox.enqueue('channel_join', { channel_id: String(i) }).then(
+            () => true,
+            () => false,
+          ),
+        );
+      }
+      try {
+        ready$.next(true);
+      } catch (error) {
+        unhandled.push(error);
+      }
+      await flush();
+      expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 5000, failed: 0 });
+      outbox.close();
+      expect((await Promise.all(results)).filter(Boolean)).toHaveLength(5000);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await flush();
+      rxjsConfig.onUnhandledError = previous;
+    }
+  });
+
+  it('works for a few actions (the depth stays small)', async () => {
+    const ready$ = new BehaviorSubject(false);
+    const outbox = outboxOn({ ready$, request$: (_op, payload) => of({ echo: (payload as { channel_id: string }).channel_id }) });
+    const results = ['1', '2', '3'].map((id) => outbox.enqueue('channel_join', { channel_id: id }));
+    ready$.next(true);
+    expect(await Promise.all(results)).toEqual([{ echo: '1' }, { echo: '2' }, { echo: '3' }]);
+  });
+});

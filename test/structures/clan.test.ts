@@ -1,0 +1,253 @@
+/**
+ * Clan (SPEC §2.4, §4.1.6) against the emulator: properties, getClientId,
+ * loadChannels (once, shared), listChannelVoiceUsers (defaults, limits
+ * checked before any request), updateRole, listRoles, members with their
+ * clan nicknames, and the session token kept out of JSON and inspect output.
+ */
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClientRuntime, type RuntimeDeps } from '../../src/client/runtime.js';
+import {
+  ApiError,
+  ChannelType,
+  InMemoryMessageStore,
+  Store,
+  ValidationError,
+  VOICE_USER_LIST_DEFAULTS,
+  type ApiChannelDescription,
+} from '../../src/index.js';
+import { until } from '../helpers/client.js';
+import { loggedIn, rejection, requests, setClanNick, Tracker } from './support.js';
+
+const t = new Tracker();
+afterEach(() => t.cleanup());
+
+describe('properties', () => {
+  it('id, name, welcome channel, channels and getClientId()', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    expect(clan).toMatchObject({ id: w.clanId, name: 'Clan A', welcome_channel_id: w.general, creator_id: w.alice.id });
+    expect(clan.getClientId()).toBe(w.bot.botId);
+    expect(clan.getClientId()).toBe(client.clientId);
+    expect(clan.channels.get(w.general)?.name).toBe(w.emu.channel(w.general).channel_label);
+    expect(clan.channels.get(w.general)?.clan?.id).toBe(w.clanId);
+  });
+
+  it('sessionToken and apiClient are present; the token is in neither JSON.stringify nor inspect output', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    const token = client.sessionManager.getSession()?.token ?? '';
+    expect(token.length).toBeGreaterThan(20);
+    expect(clan.sessionToken).toBe(token);
+    expect(clan.apiClient).toBe(client.api);
+    expect(Object.keys(clan)).not.toContain('sessionToken');
+    for (const shown of [JSON.stringify(clan), inspect(clan), inspect(clan, { depth: 10, showHidden: true }), `${String(clan)}`, JSON.stringify(client.clans.map((c) => c))]) {
+      expect(shown).not.toContain(token);
+    }
+    expect(JSON.parse(JSON.stringify(clan))).toMatchObject({ id: w.clanId, name: 'Clan A', welcome_channel_id: w.general });
+  });
+});
+
+describe('loadChannels()', () => {
+  /** A runtime whose channel listing is held until the test releases it. */
+  function heldRuntime() {
+    const store = new Store({ selfId: () => 'bot', report: () => {} });
+    const calls: Array<{ resolve: (channels: ApiChannelDescription[]) => void; reject: (error: unknown) => void }> = [];
+    const refuse = (): never => {
+      throw new Error('not in this test');
+    };
+    const deps: RuntimeDeps = {
+      api: refuse,
+      outbox: refuse,
+      clientId: () => 'bot',
+      sessionToken: () => undefined,
+      sendToken: refuse,
+      createDmChannel: refuse,
+      listClanMembers: refuse,
+      listClanChannels: () => new Promise((resolve, reject) => calls.push({ resolve, reject })),
+    };
+    const runtime = new ClientRuntime(deps, store, new InMemoryMessageStore(10));
+    store.dispatch({ type: 'sync/clans', clans: [{ clan_id: 'k1', clan_name: 'K', welcome_channel_id: 'w1', creator_id: 'alice' }] });
+    return { runtime, calls, clan: runtime.clans.get('k1')! };
+  }
+
+  it('fetches once: concurrent calls share the listing, later calls make none', async () => {
+    const { calls, clan } = heldRuntime();
+    const first = clan.loadChannels();
+    const second = clan.loadChannels();
+    expect(calls).toHaveLength(1);
+    expect(clan.channels.size).toBe(0);
+    calls[0]!.resolve([{ channel_id: 'w1', clan_id: 'k1', channel_label: 'welcome' }, { channel_id: 'c2', clan_id: 'k1', channel_label: 'two' }]);
+    await Promise.all([first, second]);
+    expect(clan.channels.map((c) => c.name)).toEqual(['welcome', 'two']);
+    await clan.loadChannels();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a failed load is not remembered: the next call lists again', async () => {
+    const { calls, clan } = heldRuntime();
+    const first = clan.loadChannels();
+    calls[0]!.reject(new Error('down'));
+    await expect(first).rejects.toThrow('down');
+    const second = clan.loadChannels();
+    expect(calls).toHaveLength(2);
+    calls[1]!.resolve([{ channel_id: 'w1', clan_id: 'k1' }]);
+    await second;
+    expect(clan.channels.has('w1')).toBe(true);
+  });
+
+  it('against the emulator: the clans of the initial sync are already loaded (no request)', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const listed = () => requests(w, 'GET', `/v2/clans/${w.clanId}/channels`).length;
+    const before = listed();
+    expect(before).toBe(1);
+    await Promise.all([client.clans.get(w.clanId)!.loadChannels(), client.clans.get(w.clanId)!.loadChannels()]);
+    expect(listed()).toBe(before);
+  });
+});
+
+describe('listChannelVoiceUsers()', () => {
+  it('defaults (SPEC §4.1.6): any GMEET voice room of the clan, limit 500; the result is cached as presence', async () => {
+    const w = await t.world();
+    const meet = w.emu.createChannel({ clanId: w.clanId, name: 'Meet', type: ChannelType.CHANNEL_TYPE_GMEET_VOICE }).channel_id;
+    const native = w.emu.createChannel({ clanId: w.clanId, name: 'Native', type: ChannelType.CHANNEL_TYPE_SERVICE_VOICE }).channel_id;
+    const bobIn = w.emu.as(w.bob.id).joinVoice(meet);
+    w.emu.as(w.alice.id).joinVoice(native);
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+
+    expect(VOICE_USER_LIST_DEFAULTS).toMatchObject({ channel_id: '', channel_type: ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit: 500 });
+    const list = await clan.listChannelVoiceUsers();
+    expect(list.voice_channel_users).toEqual([{ id: bobIn.id, user_id: w.bob.id, channel_id: meet, participant: 'Bob' }]);
+    const [request] = requests(w, 'GET', `/v2/clans/${w.clanId}/voice/users`);
+    const query = new URL(`http://x${request?.path ?? ''}`).searchParams;
+    expect(Object.fromEntries(query)).toEqual({ channel_type: String(ChannelType.CHANNEL_TYPE_GMEET_VOICE), limit: '500' });
+    expect(client.state.presence.get(meet)?.[w.bob.id]).toMatchObject({ user_id: w.bob.id, clan_id: w.clanId, kind: 'voice' });
+
+    const nativeList = await clan.listChannelVoiceUsers(native, ChannelType.CHANNEL_TYPE_SERVICE_VOICE, 10);
+    expect(nativeList.voice_channel_users.map((u) => u.user_id)).toEqual([w.alice.id]);
+  });
+
+  it('a limit outside 1..500 (or not an integer) is a ValidationError before any request', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    for (const limit of [0, -1, 501, 1000, 1.5, Number.NaN]) {
+      const error = await rejection(clan.listChannelVoiceUsers('', ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit));
+      expect(error, `limit ${limit}`).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).field).toBe('limit');
+    }
+    expect(requests(w, 'GET', `/v2/clans/${w.clanId}/voice`)).toEqual([]);
+    // The bounds themselves are allowed.
+    await clan.listChannelVoiceUsers('', ChannelType.CHANNEL_TYPE_GMEET_VOICE, 1);
+    await clan.listChannelVoiceUsers('', ChannelType.CHANNEL_TYPE_GMEET_VOICE, 500);
+    expect(requests(w, 'GET', `/v2/clans/${w.clanId}/voice`)).toHaveLength(2);
+  });
+});
+
+describe('roles', () => {
+  it('updateRole resolves true; the emulator stored the change and the cache follows its events', async () => {
+    const w = await t.world();
+    const role = w.emu.createRole({ clanId: w.clanId, title: 'Helper', userIds: [w.alice.id] });
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    await clan.listRoles();
+
+    await expect(clan.updateRole(role.id, { title: 'Senior Helper', color: '#123456', add_user_ids: [w.bob.id] })).resolves.toBe(true);
+    expect(w.emu.roles(w.clanId).find((r) => r.id === role.id)).toMatchObject({ title: 'Senior Helper', color: '#123456', user_ids: expect.arrayContaining([w.alice.id, w.bob.id]) });
+    const [put] = requests(w, 'PUT', `/v2/roles/${role.id}`);
+    expect(put).toMatchObject({ status: 200, userId: w.bot.botId, body: { title: 'Senior Helper', clan_id: w.clanId } });
+    await until(() => client.state.roles.get(w.clanId)?.[role.id]?.title === 'Senior Helper', 'the role event in the cache');
+    expect(client.state.roles.get(w.clanId)?.[role.id]?.user_ids).toEqual(expect.arrayContaining([w.alice.id, w.bob.id]));
+  });
+
+  it('updateRole: a missing role id is a ValidationError (no request); an unknown one a 404 ApiError', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    expect(await rejection(clan.updateRole('', { title: 'x' }))).toBeInstanceOf(ValidationError);
+    expect(requests(w, 'PUT', '/v2/roles')).toEqual([]);
+    expect(await rejection(clan.updateRole('424242424242', { title: 'x' }))).toMatchObject({ status: 404, isNotFound: true });
+  });
+
+  it('listRoles lists the clan’s roles (paged with limit and cursor) and caches them', async () => {
+    const w = await t.world();
+    const helper = w.emu.createRole({ clanId: w.clanId, title: 'Helper', userIds: [w.alice.id] });
+    const crew = w.emu.createRole({ clanId: w.clanId, title: 'Crew' });
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+
+    const all = await clan.listRoles();
+    expect(all.clan_id).toBe(w.clanId);
+    expect(all.roles.roles.map((r) => [r.id, r.title])).toEqual([
+      [helper.id, 'Helper'],
+      [crew.id, 'Crew'],
+    ]);
+    expect(Object.keys(client.state.roles.get(w.clanId) ?? {}).sort()).toEqual([helper.id, crew.id].sort());
+
+    const first = await clan.listRoles('1');
+    expect(first.roles.roles.map((r) => r.id)).toEqual([helper.id]);
+    expect(first.roles.next_cursor).toEqual(expect.any(String));
+    const second = await clan.listRoles('1', undefined, first.roles.next_cursor);
+    expect(second.roles.roles.map((r) => r.id)).toEqual([crew.id]);
+    expect(second.roles.next_cursor).toBeUndefined();
+  });
+});
+
+describe('roles: partial listings', () => {
+  // Clan.listRoles (src/structures/clan.ts:98) dispatches sync/roles for any first page, and sync/roles
+  // replaces the clan's cached roles: a listing with a small limit (or a state filter) drops the others.
+  it('a first page with a small limit does not make the cache forget the roles on later pages', async () => {
+    const w = await t.world();
+    w.emu.createRole({ clanId: w.clanId, title: 'Helper' });
+    w.emu.createRole({ clanId: w.clanId, title: 'Crew' });
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    await clan.listRoles();
+    expect(Object.keys(client.state.roles.get(w.clanId) ?? {})).toHaveLength(2);
+    await clan.listRoles('1');
+    expect(Object.keys(client.state.roles.get(w.clanId) ?? {})).toHaveLength(2);
+  });
+});
+
+describe('users (members)', () => {
+  it('fetches members with their clan nickname; the global user view has none', async () => {
+    const w = await t.world();
+    setClanNick(w.emu, w.clanId, w.alice.id, 'Ally');
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    expect(clan.users.size).toBe(0);
+
+    const alice = await clan.users.fetch(w.alice.id);
+    expect(alice).toMatchObject({ id: w.alice.id, username: 'alice', display_name: 'Alice', clan_nick: 'Ally', avartar: w.alice.avatar });
+    const bob = await clan.users.fetch(w.bob.id);
+    expect(bob.clan_nick).toBe('');
+    expect(clan.users.get(w.alice.id)).toBe(alice);
+    expect(clan.users.size).toBe(2);
+    expect(clan.users.map((u) => u.username).sort()).toEqual(['alice', 'bob']);
+    expect(client.users.get(w.alice.id)?.clan_nick).toBe('');
+    expect(requests(w, 'GET', `/v2/clans/${w.clanId}/members/${w.alice.id}`)).toHaveLength(1);
+  });
+
+  it('a member’s nickname follows what their messages carry', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const clan = client.clans.get(w.clanId)!;
+    await clan.users.fetch(w.alice.id);
+    setClanNick(w.emu, w.clanId, w.alice.id, 'Ally');
+    w.emu.as(w.alice.id).send(w.general, 'call me Ally');
+    await until(() => clan.users.get(w.alice.id)?.clan_nick === 'Ally', 'the nickname from the message');
+  });
+
+  it('a non-member is a 404 ApiError', async () => {
+    const w = await t.world();
+    const outsider = w.emu.createUser({ username: 'outsider' });
+    const client = await loggedIn(t, w);
+    const error = await rejection(client.clans.get(w.clanId)!.users.fetch(outsider.id));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ isNotFound: true });
+  });
+});
