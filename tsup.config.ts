@@ -12,9 +12,13 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
-    clean: true,
+    // Configs build at the same time: keep dist/browser, which the configs below write meanwhile.
+    clean: ['!browser/**'],
     target: 'es2022',
     treeshake: true,
+    // The emulator builds the web console from source with esbuild only when it runs from
+    // source (see src/emulator/console/assets.ts); the built emulator serves dist/browser.
+    external: ['esbuild'],
   },
   {
     // The command-line tool: Node only, ESM only, no declarations.
@@ -25,5 +29,39 @@ export default defineConfig([
     clean: false,
     target: 'node20',
     platform: 'node',
+    external: ['esbuild'],
+  },
+  {
+    // The browser bundle (`clanstream/browser`): one self-contained, minified ES module.
+    // `platform: 'browser'` makes isomorphic-ws resolve to the browser's WebSocket and ofetch
+    // to its fetch build; every dependency is bundled in (tsup leaves them external otherwise).
+    // bench/bundle.bench.ts measures it against the budget recorded in BENCHMARKS.md.
+    entry: { clanstream: 'src/index.ts' },
+    outDir: 'dist/browser',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    treeshake: true,
+    splitting: false,
+    sourcemap: true,
+    dts: false,
+    clean: false,
+    noExternal: [/.*/],
+  },
+  {
+    // The emulator's web console script: loads the browser bundle above from `./clanstream.js`
+    // at run time (the emulator serves both under /console/), so it stays a few kilobytes.
+    entry: { console: 'src/emulator/console/app.ts' },
+    outDir: 'dist/browser',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    splitting: false,
+    sourcemap: false,
+    dts: false,
+    clean: false,
+    external: ['./clanstream.js'],
   },
 ]);

@@ -8,6 +8,8 @@ import type { ChannelType } from '../model/enums.js';
 import { addressOf } from '../wallet/address.js';
 import { toUnits, unitsToTokens } from '../wallet/amount.js';
 import { UserActor } from './actions/user-actor.js';
+import { StaticPages } from './console/static-pages.js';
+import { mountWebConsole } from './console/web-console.js';
 import { EmulatorError } from './errors.js';
 import { GatewayServer } from './gateway/server.js';
 import { Hub } from './gateway/hub.js';
@@ -109,6 +111,8 @@ const toChannel = (ctx: PlatformContext, id: string): EmulatorChannel => {
  */
 export class Emulator {
   readonly wire: WireLog;
+  /** Pages served beside the API: the web console at `/` (see console/web-console.ts); `add` serves more. */
+  readonly pages = new StaticPages();
   readonly options: ResolvedEmulatorOptions;
   private readonly ctx: PlatformContext;
   private readonly tokens: TokenService;
@@ -146,7 +150,8 @@ export class Emulator {
     };
     const router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes);
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
-    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, log });
+    mountWebConsole(this.pages, { accounts: () => this.credentials() });
+    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, log, serveStatic: (req, res) => this.pages.handle(req, res) });
     this.http.server.on('upgrade', (req, socket, head: Buffer) => this.gateway.handleUpgrade(req, socket, head));
   }
 
@@ -266,6 +271,19 @@ export class Emulator {
 
   updateRole(roleId: string, body: ServiceUpdateRoleBody, byUserId = ''): ApiRole {
     return apiRole(roles.updateRole(this.ctx, roleId, roles.checkRoleBody(body), byUserId));
+  }
+
+  /** Deletes a role (announced as `role_event` with status Deleted); members lose it. */
+  deleteRole(roleId: string, byUserId = ''): void {
+    roles.deleteRole(this.ctx, roleId, byUserId);
+  }
+
+  /** Sets a member's nickname (and avatar) in a clan, as the member would in the clan settings. */
+  setClanNick(clanId: string, userId: string, nick: string, avatar?: string): void {
+    const member = this.ctx.world.member(clanId, userId);
+    if (!member) throw EmulatorError.notFound(`member ${userId} of clan ${clanId}`);
+    member.clan_nick = nick;
+    if (avatar !== undefined) member.clan_avatar = avatar;
   }
 
   assignRole(roleId: string, userIds: string[], options: { remove?: string[] } = {}): ApiRole {
@@ -486,6 +504,11 @@ export class Emulator {
     this.faults.add(fault);
   }
 
+  /** Forgets HTTP failures queued by `failHttp` that no request used yet. */
+  clearHttpFaults(): void {
+    this.faults.clear();
+  }
+
   /** Takes the prover or the token network down (503) or brings it back. */
   setServiceDown(service: 'prover' | 'ledger', down: boolean): void {
     if (down) this.down.add(service);
@@ -531,6 +554,24 @@ export class Emulator {
       }
     }
     for (const [username, amount] of Object.entries(world.balances ?? {})) this.fund(idOf(username), amount);
+  }
+
+  /**
+   * Client settings for an account of this emulator: pass them to
+   * `new ServiceClient(emu.clientConfig(account))` (host, port, scheme and the
+   * token-network URLs all point here).
+   */
+  clientConfig(account: { botId: string; token: string } | { id: string; token: string }) {
+    const url = new URL(this.url);
+    return {
+      botId: 'botId' in account ? account.botId : account.id,
+      token: account.token,
+      host: url.hostname,
+      port: url.port || (url.protocol === 'https:' ? '443' : '80'),
+      useSSL: url.protocol === 'https:',
+      mmnApiUrl: `${this.url}/mmn`,
+      zkApiUrl: `${this.url}/zk`,
+    };
   }
 
   /** Every account with its API key, bots first (what `clanstream emulator` prints). */

@@ -105,8 +105,11 @@ export class HttpServer {
     let status = 500;
     let userId: string | undefined;
     let body: unknown;
+    // Pages (the web console) are not API traffic: they stay out of the wire log.
+    let page = false;
     try {
-      if (this.deps.serveStatic?.(req, res)) return;
+      page = this.deps.serveStatic?.(req, res) ?? false;
+      if (page) return;
       const fault = this.deps.faults.take(path);
       if (fault) {
         status = fault.status;
@@ -171,7 +174,7 @@ export class HttpServer {
         send(res, 500, errorBody(500, 'the emulator failed to handle the request'));
       }
     } finally {
-      this.deps.wire.record({
+      if (!page) this.deps.wire.record({
         transport: 'http',
         method,
         path: maskPath(`${path}${url.search}`),

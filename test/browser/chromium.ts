@@ -1,0 +1,42 @@
+/**
+ * Debian's Chromium, driven by playwright-core (which downloads no browser).
+ * `.ci/run` installs it with apt-get; locally, `apt-get install -y chromium`.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * Whether the browser suites run: always in CI (a missing browser then fails
+ * them loudly), elsewhere only when Chromium is installed.
+ */
+export const runBrowserTests = existsSync(CHROMIUM_PATH) || Boolean(process.env.CI);
+
+/** Headless, no sandbox (root in a container), no GPU, and nothing that calls home. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** Launches Chromium with a fresh, temporary profile (playwright makes and removes its user-data-dir). */
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install -y chromium)`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS });
+}
+
+/** Collects what went wrong inside a page: uncaught errors and console errors. */
+export function pageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  return problems;
+}
