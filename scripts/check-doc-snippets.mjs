@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Type-checks every ```ts block of the README and docs/ against the sources, so the
+// documentation cannot drift from the API. Each block becomes its own module; the
+// package names resolve to src/ through `paths`.
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outDir = join(root, '.scratch', 'doc-snippets');
+
+function markdownFiles() {
+  const files = [join(root, 'README.md'), join(root, 'examples', 'README.md')];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) files.push(path);
+    }
+  };
+  walk(join(root, 'docs'));
+  return files;
+}
+
+function snippets(file) {
+  const found = [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  let start = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (start < 0 && /^```(ts|typescript)\s*$/.test(line)) start = i + 1;
+    else if (start >= 0 && /^```\s*$/.test(line)) {
+      found.push({ line: start + 1, code: lines.slice(start, i).join('\n') });
+      start = -1;
+    }
+  }
+  return found;
+}
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const written = [];
+for (const file of markdownFiles()) {
+  for (const { line, code } of snippets(file)) {
+    // A block that opens with `// name.ts` is a file of a tutorial: keep its name so the
+    // other blocks of the same page can import it.
+    const dir = join(outDir, relative(root, file).replace(/[^a-zA-Z0-9]+/g, '_'));
+    const named = /^\/\/ ([\w-]+\.ts)\s*$/.exec(code.split('\n')[0] ?? '');
+    const name = named?.[1] ?? `L${line}.ts`;
+    mkdirSync(dir, { recursive: true });
+    // `export {}` keeps a block without imports a module, so blocks do not share a scope.
+    writeFileSync(join(dir, name), `// ${relative(root, file)}:${line}\n${code}\nexport {};\n`);
+    written.push(name);
+  }
+}
+
+const tsconfig = {
+  extends: relative(outDir, join(root, 'tsconfig.json')),
+  compilerOptions: {
+    noUnusedLocals: false,
+    noUnusedParameters: false,
+    baseUrl: relative(outDir, root),
+    paths: {
+      clanstream: ['src/index.ts'],
+      'clanstream/emulator': ['src/emulator/index.ts'],
+      'clanstream/testing': ['src/testing/index.ts'],
+    },
+  },
+  include: ['**/*.ts'],
+};
+writeFileSync(join(outDir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+
+try {
+  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(outDir, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
+} catch {
+  console.error(`doc snippets: type errors (each file starts with the markdown file and line it came from)`);
+  process.exit(1);
+}
+console.log(`doc snippets: ${written.length} blocks type-check`);
