@@ -13,9 +13,10 @@ const clan = emu.clans()[0];
 if (!clan) throw new Error('the demo world has no clan');
 const url = await serveBrowserChat(emu, alice, clan.welcome_channel_id);
 
+// Closing the emulator releases its sockets and timers: the process then exits by itself.
+const stop = () => void emu.close().then(() => console.log('Stopped.'));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
 console.log(`browser chat: ${url}`);
 console.log(`web console:  ${emu.url}/  (act as bob there to talk to alice)`);
 console.log('Press Ctrl+C to stop.');
-const stop = () => void emu.close().then(() => process.exit(0));
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);

@@ -3,7 +3,7 @@
  * from the table, and a hint for unknown commands. Adding a command is adding
  * one entry; the routing, error handling and replies are written once.
  */
-import { catchError, defer, EMPTY, mergeMap, type Observable } from 'rxjs';
+import { catchError, defer, EMPTY, filter, mergeMap, type Observable } from 'rxjs';
 import {
   command,
   Events,
@@ -31,6 +31,11 @@ export interface RouterOptions {
   random?: () => number;
   /** More commands, or replacements of the built-in ones. */
   commands?: Record<string, Command>;
+  /**
+   * Commands another part of the bot answers (say, `*poll` by a poll bot):
+   * `*help` lists them, and the router stays silent instead of calling them unknown.
+   */
+  handledElsewhere?: Record<string, Omit<Command, 'run'>>;
   /** Called when a command throws or its reply fails (the bot carries on). */
   onError?: (error: unknown, invocation: CommandInvocation<ChannelMessage>) => void;
 }
@@ -92,11 +97,12 @@ export function commandRouter(client: BotSurface, options: RouterOptions = {}): 
   const prefix = options.prefix ?? '*';
   const onError = options.onError ?? ((error: unknown, c: CommandInvocation<ChannelMessage>) => console.warn(`command ${prefix}${c.name} failed:`, error));
   const commands: Record<string, Command> = { ...builtInCommands(options.random), ...options.commands };
+  const elsewhere = options.handledElsewhere ?? {};
   commands.help = {
     description: 'lists the commands',
     // The help text is one preformatted block, the platform's usual way to show aligned text.
     run: () => {
-      const lines = Object.entries(commands)
+      const lines = Object.entries<Omit<Command, 'run'>>({ ...elsewhere, ...commands })
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, c]) => `${`${prefix}${name}${c.usage ? ` ${c.usage}` : ''}`.padEnd(18)} ${c.description}`);
       return new MessageContentBuilder().text('Commands:\n').pre(lines.join('\n')).build().content;
@@ -106,7 +112,7 @@ export function commandRouter(client: BotSurface, options: RouterOptions = {}): 
   const answer = (invocation: CommandInvocation<ChannelMessage>): ContentInput | Promise<ContentInput> => {
     const known = Object.hasOwn(commands, invocation.name) ? commands[invocation.name] : undefined;
     if (known) return known.run(invocation);
-    const closest = Object.keys(commands)
+    const closest = [...Object.keys(commands), ...Object.keys(elsewhere)]
       .map((name) => ({ name, d: distance(invocation.name, name) }))
       .filter(({ d }) => d <= 2)
       .sort((a, b) => a.d - b.d)[0];
@@ -117,6 +123,7 @@ export function commandRouter(client: BotSurface, options: RouterOptions = {}): 
     newMessagesOnly(),
     notFromSelf(client),
     command(prefix),
+    filter((invocation) => !Object.hasOwn(elsewhere, invocation.name)),
     // defer() turns a throwing or rejecting command into an error of this inner
     // stream only, which catchError reports; the router itself never dies.
     mergeMap((invocation) =>

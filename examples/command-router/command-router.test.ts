@@ -50,6 +50,15 @@ describe('examples/command-router', () => {
     expect((await ask('*deploy prod')).content.t).toBe('shipped');
   });
 
+  it('lists commands handled elsewhere in *help, and leaves them unanswered', async () => {
+    const { world, general, ask } = await start({ handledElsewhere: { poll: { usage: 'Q? | A | B', description: 'starts a poll' } } });
+    expect((await ask('*help')).content.t).toContain('*poll Q? | A | B');
+    const poll = world.as('alice').send(general, '*poll Lunch? | a | b');
+    expect((await ask('*pol')).content.t).toBe('Unknown command *pol. Did you mean *poll? Try *help.');
+    // *pol was answered after *poll was seen (one pipeline, in order): *poll got no reply.
+    expect(world.emu.messages(general).some((m) => m.references[0]?.message_ref_id === poll.message_id)).toBe(false);
+  });
+
   it('hints at the closest command for an unknown one', async () => {
     const { ask } = await start();
     expect((await ask('*rol 2d6')).content.t).toBe('Unknown command *rol. Did you mean *roll? Try *help.');

@@ -1,32 +1,61 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TypeMessage } from '../../src/index.js';
-import { runDemo } from './script.js';
+import { runDemo, type Demo } from './script.js';
 
 describe('the demo (npm start)', () => {
-  it('plays the scripted conversation and leaves its traces in the emulator', async () => {
-    const lines: string[] = [];
-    const { emu, botId, generalId } = await runDemo({ paceMs: 0, out: (line) => lines.push(line), keepRunning: true });
-    try {
-      const transcript = lines.join('\n');
-      expect(transcript).toContain('[#general] alice: *ping');
-      expect(transcript).toContain('[#general] clanbot: pong 🏓');
-      expect(transcript).toContain('bob reacted 👍');
-      expect(transcript).toContain('carol clicked "tacos"');
-      expect(transcript).toContain('[tokens] alice sent 5 to clanbot ("thanks for the poll")');
-      expect(transcript).toContain('[DM → carol] clanbot: Hi carol');
+  let demo: Demo | undefined;
+  afterEach(async () => {
+    await demo?.close();
+    demo = undefined;
+  });
 
-      const stored = emu.messages(generalId);
-      const pong = stored.find((m) => m.content.t === 'pong 🏓');
-      expect(pong?.sender_id).toBe(botId);
-      expect(pong?.references[0]?.message_sender_username).toBe('alice');
-      expect(pong?.reactions).toEqual([{ emoji_id: '👍', emoji: '👍', count: 1, sender_ids: [emu.user('bob').id] }]);
-      const poll = stored.find((m) => m.content.t === 'Lunch poll');
-      expect(poll?.content.embed?.[0]?.description).toBe('🍕 2  ·  🌮 1');
-      expect(poll?.code).toBe(TypeMessage.Chat);
-      expect(emu.balance(botId)).toBe(1005);
-      expect(emu.balance(emu.user('alice').id)).toBe(95);
-    } finally {
-      await emu.close();
-    }
+  it('a real client runs the bot, the scripted users talk to it, and the emulator stores the results', async () => {
+    const lines: string[] = [];
+    demo = await runDemo({ paceMs: 0, out: (line) => lines.push(line), random: () => 0.5 });
+    const { world, client } = demo;
+    const { emu } = world;
+    const general = world.channels.general!.channel_id;
+    const id = (name: string) => world.accounts[name]!.id;
+    const transcript = lines.join('\n');
+
+    // The transcript reads like the conversation.
+    for (const line of [
+      '[#general] alice: *ping',
+      '[#general] clanbot: pong',
+      '[#general] bob reacted 👍',
+      '[#general] clanbot: 🎲 2d6: 4 + 4 = 8',
+      '[#general] clanbot: Unknown command *pnig. Did you mean *ping? Try *help.',
+      '[#general] carol clicked "option-1"',
+      '[tokens] clanbot sent 2.5 to alice ("tip from bob")',
+      '[tokens] alice sent 5 to clanbot ("for the poll")',
+      '[#general] clanbot: 🙏 Thank you alice for the 5 tokens ("for the poll")!',
+    ])
+      expect(transcript).toContain(line);
+    expect(transcript).toContain('The bot sent 10 actions through its outbox (0 failed).');
+
+    // What the emulator stored: replies by the bot's client, referencing what they answer.
+    const stored = emu.messages(general);
+    const ping = stored.find((m) => m.content.t === '*ping')!;
+    const pong = stored.find((m) => m.content.t === 'pong')!;
+    expect(pong.sender_id).toBe(client.clientId);
+    expect(pong.references[0]?.message_ref_id).toBe(ping.message_id);
+    expect(pong.reactions).toEqual([{ emoji_id: '👍', emoji: '👍', count: 1, sender_ids: [id('bob')] }]);
+    const poll = stored.find((m) => m.content.embed?.[0]?.title === '📊 Lunch today?')!;
+    expect(poll.code).toBe(TypeMessage.Chat);
+    expect(poll.content.embed?.[0]?.fields?.map((f) => `${f.name} ${f.value.split(' ').pop()}`)).toEqual(['Pizza 2', 'Tacos 1', 'Salad 0']);
+    expect(poll.content.embed?.[0]?.footer?.text).toBe('Closed · 3 voters · winner: Pizza');
+    // Nothing stored twice: every reply of the bot answers a different message.
+    const answered = stored.filter((m) => m.sender_id === client.clientId).map((m) => m.references[0]?.message_ref_id).filter(Boolean);
+    expect(new Set(answered).size).toBe(answered.length);
+
+    // The tip is a transfer signed by the bot's wallet, recorded once by the ledger.
+    const tips = emu.transactions().filter((t) => t.sender_id === id('clanbot'));
+    expect(tips.map((t) => [t.receiver_id, t.amount])).toEqual([[id('alice'), '2500000']]); // in units: 1 token = 1,000,000
+    expect(emu.balance(id('alice'))).toBe(97.5);
+    expect(emu.balance(id('clanbot'))).toBe(1002.5);
+
+    // The bot is still up after the script (npm start keeps it running for the web console).
+    const asked = world.as('carol').send(general, '*ping');
+    await expect.poll(() => emu.messages(general).some((m) => m.references[0]?.message_ref_id === asked.message_id)).toBe(true);
   });
 });

@@ -1,100 +1,202 @@
 /**
- * The demo conversation: users of the seeded world talk to the bot in the
- * emulator, and the bot answers. Everything runs locally and offline.
+ * The demo (`npm start`): an embedded emulator with the seeded "Demo Clan",
+ * a real `ServiceClient` logged in as the bot and running the demo bot, and
+ * the seeded users talking to it: commands, a poll with buttons, tips paid
+ * from the bot's wallet and tokens sent to it. Every step waits for the bot's
+ * answer, so the transcript reads the same on any machine. Offline, local.
  */
-import { EButtonMessageStyle, EMessageComponentType, type ChannelMessageContent } from '../../src/index.js';
-import { DEFAULT_WORLD, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { filter, firstValueFrom } from 'rxjs';
+import { Events, type EventPayloadMap, type ServiceClient } from '../../src/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
+import { demoBot, type DemoBot } from './bot.js';
 import { printTranscript } from './transcript.js';
 
 export interface DemoOptions {
-  /** Pause between steps so a person can follow along (0 in tests). */
+  /** Pause between steps so a person can follow along (0 in tests; default 600 ms). */
   paceMs?: number;
   out?: (line: string) => void;
-  /** Keep the emulator running after the script (the caller closes it). */
-  keepRunning?: boolean;
+  /** Randomness for `*roll` (tests pass a fixed one). */
+  random?: () => number;
+  /** Emulator port (default: a free one). */
+  port?: number;
+  /** Aborting stops the script at its next step (Ctrl+C). */
+  signal?: AbortSignal;
 }
 
-export interface DemoResult {
-  emu: Emulator;
-  /** The bot's account in the seeded world. */
-  botId: string;
-  generalId: string;
+export interface Demo {
+  readonly world: TestWorld;
+  /** The bot's client, logged in. */
+  readonly client: ServiceClient;
+  readonly bot: DemoBot;
+  /** Stops the bot, its client and the emulator. Safe to call twice. */
+  close(): Promise<void>;
 }
 
-const pollContent = (pizza: number, tacos: number): ChannelMessageContent => ({
-  t: 'Lunch poll',
-  embed: [{ title: 'Pizza or tacos?', description: `🍕 ${pizza}  ·  🌮 ${tacos}`, color: '#e67e22' }],
-  components: [
-    {
-      components: [
-        { type: EMessageComponentType.BUTTON, id: 'pizza', component: { label: 'Pizza', style: EButtonMessageStyle.PRIMARY } },
-        { type: EMessageComponentType.BUTTON, id: 'tacos', component: { label: 'Tacos', style: EButtonMessageStyle.SUCCESS } },
-      ],
-    },
-  ],
-});
+/** Longest wait for one answer of the bot: a safety net against a hang, not a measurement. */
+const ANSWER_TIMEOUT_MS = 15_000;
 
-export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
-  const out = options.out ?? console.log;
-  const pace = options.paceMs ?? 400;
-  const step = (): Promise<void> => (pace > 0 ? new Promise((r) => setTimeout(r, pace)) : Promise.resolve());
+type ChannelMessageEvent = EventPayloadMap[Events.ChannelMessage];
 
-  const emu = await startEmulator({ seed: DEFAULT_WORLD });
-  const [clan] = emu.clans();
-  if (!clan) throw new Error('the demo world has no clan');
-  const channelId = (label: string) => emu.channels(clan.id).find((c) => c.channel_label === label)!.channel_id;
-  const general = channelId('general');
-  const lounge = channelId('lounge');
-  const id = (username: string) => emu.user(username).id;
-  const [bot, alice, bob, carol] = ['clanbot', 'alice', 'bob', 'carol'].map((u) => emu.as(id(u))) as [
-    ReturnType<Emulator['as']>,
-    ReturnType<Emulator['as']>,
-    ReturnType<Emulator['as']>,
-    ReturnType<Emulator['as']>,
-  ];
+/** Resolves after `ms`; rejects at once when the signal aborts, leaving no timer behind. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
-  out(`Emulator running at ${emu.url} with the clan "${clan.name}".`);
-  out('Transcript:');
-  const stop = printTranscript(emu, (line) => out(`  ${line}`));
+/** The first channel message the emulator emits that `match` accepts, from now on. */
+function nextMessage(emu: Emulator, match: (message: ChannelMessageEvent) => boolean, what: string, signal?: AbortSignal): Promise<ChannelMessageEvent> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      stopTap();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`the demo waited ${ANSWER_TIMEOUT_MS} ms for ${what}`));
+    }, ANSWER_TIMEOUT_MS);
+    const stopTap = emu.onEvent((type, data) => {
+      if (type !== Events.ChannelMessage) return;
+      const message = data as ChannelMessageEvent;
+      if (!match(message)) return;
+      done();
+      resolve(message);
+    });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Like `promise`, but rejects when the signal aborts. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Starts the emulator, logs the bot in and starts it; prints the transcript as the world changes. */
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const out = options.out ?? ((line: string) => console.log(line));
+  const world = await createTestWorld({ port: options.port ?? 0 });
+  const stopTranscript = printTranscript(world.emu, (line) => out(`  ${line}`));
+  let client: ServiceClient;
   try {
-    const ping = alice.send(general, '*ping');
-    await step();
-    const pong = bot.send(general, 'pong 🏓', { replyTo: ping.message_id });
-    await step();
-    bob.react(pong.message_id, { emoji: '👍' });
-    await step();
-
-    alice.send(general, '*poll Pizza or tacos?');
-    await step();
-    const poll = bot.send(general, pollContent(0, 0));
-    const tally = { pizza: 0, tacos: 0 };
-    for (const [voter, choice] of [
-      [bob, 'pizza'],
-      [carol, 'tacos'],
-      [alice, 'pizza'],
-    ] as const) {
-      await step();
-      voter.clickButton(poll.message_id, choice);
-      tally[choice] += 1;
-      bot.update(poll.message_id, pollContent(tally.pizza, tally.tacos));
-    }
-    await step();
-
-    alice.transfer(id('clanbot'), 5, 'thanks for the poll');
-    await step();
-    bot.send(general, `Thank you for the 5 tokens, alice! 💰`);
-    await step();
-
-    bob.joinVoice(lounge);
-    await step();
-    bot.sendDM(id('carol'), 'Hi carol, bob is in #lounge if you want to chat.');
-    await step();
-    bob.leaveVoice(lounge);
-  } finally {
-    stop();
+    client = await world.connect();
+  } catch (error) {
+    stopTranscript();
+    await world.close();
+    throw error;
   }
+  client.errors$.subscribe((error) => out(`  (bot error: ${error.kind}: ${error.message})`));
+  const bot = demoBot(client, {
+    announceChannelId: world.channels.general?.channel_id,
+    random: options.random,
+    onError: (error) => out(`  (bot error: ${error instanceof Error ? error.message : String(error)})`),
+  });
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      stopTranscript();
+      bot.stop();
+      // world.close() destroys the clients it made (the bot's) and stops the emulator.
+      await world.close();
+    })());
+  return { world, client, bot, close };
+}
+
+/** The scripted users talk to the bot; resolves once the bot answered everything. */
+export async function playScript(demo: Demo, options: DemoOptions = {}): Promise<void> {
+  const out = options.out ?? ((line: string) => console.log(line));
+  const pace = options.paceMs ?? 600;
+  const { signal } = options;
+  const step = (): Promise<void> => sleep(pace, signal);
+  const { world, client } = demo;
+  const { emu } = world;
+  const general = world.channels.general?.channel_id;
+  const alice = world.accounts.alice;
+  if (!general || !alice) throw new Error('the demo world needs #general and alice');
+  const fromBot = (m: ChannelMessageEvent) => m.sender_id === client.clientId;
+
+  /** A user writes in #general; resolves with the bot's reply to it. */
+  const ask = async (user: string, text: string): Promise<ChannelMessageEvent> => {
+    await step();
+    let askedId: string | undefined;
+    const reply = nextMessage(emu, (m) => fromBot(m) && askedId !== undefined && m.references[0]?.message_ref_id === askedId, `the answer to "${text}"`, signal);
+    askedId = world.as(user).send(general, text).message_id;
+    return reply;
+  };
+  const section = (title: string) => out(`\n${title}`);
+
+  section('Commands (the command router, a stream pipeline):');
+  const pong = await ask('alice', '*ping');
+  await step();
+  world.as('bob').react(pong.message_id, { emoji: '👍' });
+  await ask('bob', '*roll 2d6');
+  await ask('carol', '*pnig');
+
+  section('A poll (buttons, collected with buttonClicks$, one vote per person):');
+  // defaultValue: if the bot stops first (Ctrl+C), these settle instead of rejecting unobserved.
+  const opened = firstValueFrom(demo.bot.polls.pipe(filter((e) => e.type === 'opened')), { defaultValue: undefined });
+  const closed = firstValueFrom(demo.bot.polls.pipe(filter((e) => e.type === 'closed')), { defaultValue: undefined });
+  await step();
+  world.as('alice').send(general, '*poll Lunch today? | Pizza | Tacos | Salad');
+  const poll = (await unlessAborted(opened, signal))?.poll;
+  if (!poll) throw new Error('the bot stopped before the poll opened');
+  for (const [user, button] of [
+    ['bob', 'option-0'],
+    ['carol', 'option-1'],
+    ['alice', 'option-0'],
+  ] as const) {
+    await step();
+    world.as(user).clickButton(poll.messageId, button);
+  }
+  await unlessAborted(closed, signal);
+
+  section('Tokens (a signed transfer from the bot, then tokens sent to it):');
+  await ask('bob', '*tip alice 2.5');
+  await step();
+  const thanks = nextMessage(emu, (m) => fromBot(m) && (m.content.t ?? '').startsWith('🙏'), 'the thank-you for the tokens', signal);
+  world.as('alice').transfer(world.bot.id, 5, 'for the poll');
+  await thanks;
+
+  const balances = ['alice', 'bob', 'clanbot'].map((name) => `${name} ${emu.balance(world.accounts[name]?.id ?? name)}`).join(', ');
+  // The last answer is stored before its acknowledgement reaches the bot: wait for the outbox to settle.
+  const stats = await unlessAborted(firstValueFrom(client.outbox.stats$.pipe(filter((s) => s.queued === 0 && s.inFlight === 0))), signal);
   out('');
-  out(`Stored in #general: ${emu.messages(general).length} messages. Balances: alice ${emu.balance(id('alice'))}, clanbot ${emu.balance(id('clanbot'))}.`);
-  if (!options.keepRunning) await emu.close();
-  return { emu, botId: id('clanbot'), generalId: general };
+  out(`Stored in #general: ${emu.messages(general).length} messages. Balances: ${balances}.`);
+  out(`The bot sent ${stats.sent} actions through its outbox (${stats.failed} failed).`);
+}
+
+/** Starts the demo and plays the script; the caller closes the returned demo. */
+export async function runDemo(options: DemoOptions = {}): Promise<Demo> {
+  const out = options.out ?? ((line: string) => console.log(line));
+  const demo = await startDemo(options);
+  out(`Emulator at ${demo.world.emu.url}, clan "${demo.world.clan?.name ?? '?'}"; the bot ${demo.world.bot.username} is logged in with clanstream.`);
+  out('Transcript (everything the emulator emits):');
+  try {
+    await playScript(demo, options);
+  } catch (error) {
+    await demo.close();
+    throw error;
+  }
+  return demo;
 }

@@ -2,11 +2,19 @@
  * Turns the emulator's events into readable transcript lines:
  * who said what, in which channel, buttons clicked, tokens sent.
  */
-import { Events, TypeMessage, type EventPayloadMap } from '../../src/index.js';
+import { Events, TypeMessage, type ChannelMessageContent, type EventPayloadMap } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
 type Lookup = (id: string) => string;
 type TypedEvent = { [K in Events]: { type: K; data: EventPayloadMap[K] } }[Events];
+
+type Embed = NonNullable<ChannelMessageContent['embed']>[number];
+
+/** Title, description, fields ("Pizza ██ 2") and footer, on one line. */
+function describeEmbed(embed: Embed): string {
+  const fields = embed.fields?.map((f) => `${f.name} ${f.value}`).join(' · ');
+  return [embed.title, embed.description, fields, embed.footer?.text].filter(Boolean).join(' — ');
+}
 
 function describeEvent(event: TypedEvent, name: Lookup, channel: Lookup, dmPeer: (channelId: string, senderId: string) => string): string | undefined {
   switch (event.type) {
@@ -15,16 +23,17 @@ function describeEvent(event: TypedEvent, name: Lookup, channel: Lookup, dmPeer:
       const where = m.clan_id === '0' ? `DM → ${dmPeer(m.channel_id, m.sender_id)}` : `#${m.channel_label}`;
       const text = m.content.t ?? '';
       const extra = [
-        m.content.embed?.length ? `[embed: ${m.content.embed.map((e) => [e.title, e.description].filter(Boolean).join(' — ')).join(', ')}]` : '',
+        m.content.embed?.length ? `[embed: ${m.content.embed.map(describeEmbed).join(', ')}]` : '',
         m.content.components?.length
           ? `[buttons: ${m.content.components.flatMap((r) => r.components.map((c) => ('label' in c.component ? c.component.label : c.id))).join(' | ')}]`
           : '',
       ]
         .filter(Boolean)
         .join(' ');
-      if (m.code === TypeMessage.ChatUpdate) return `[${where}] ${m.username} edited: ${text} ${extra}`.trimEnd();
+      const body = [text, extra].filter(Boolean).join(' ');
+      if (m.code === TypeMessage.ChatUpdate) return `[${where}] ${m.username} edited: ${body}`;
       if (m.code === TypeMessage.ChatRemove) return `[${where}] ${m.username} deleted a message`;
-      return `[${where}] ${m.username}: ${text} ${extra}`.trimEnd();
+      return `[${where}] ${m.username}: ${body}`;
     }
     case Events.MessageReaction:
       return `[#${channel(event.data.channel_id)}] ${event.data.sender_name} ${event.data.action ? 'removed' : 'reacted'} ${event.data.emoji}`;
