@@ -13,6 +13,7 @@ export interface ChannelSeed {
   members?: string[];
 }
 
+/** A clan of a `WorldSeed`: its members, channels and roles, all named by username or channel name. */
 export interface ClanSeed {
   name: string;
   id?: string;
@@ -26,6 +27,7 @@ export interface ClanSeed {
   roles?: Array<{ title: string; color?: string; members?: string[] }>;
 }
 
+/** A bot or user of a `WorldSeed`. Without `id` and `token`, fresh ones are generated. */
 export interface AccountSeed {
   username: string;
   display_name?: string;

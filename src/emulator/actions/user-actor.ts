@@ -15,6 +15,7 @@ import type { MessageRecord, PresenceRecord } from '../world/records.js';
 /** Text or full content: a string is shorthand for `{ t: string }`. */
 export type ContentInput = string | ChannelMessageContent;
 
+/** Extras of a message a user sends through `emu.as(userId)`. */
 export interface SendOptions {
   mentions?: ApiMessageMention[];
   attachments?: ApiMessageAttachment[];
@@ -26,6 +27,7 @@ export interface SendOptions {
   replyTo?: string;
 }
 
+/** A reaction added (or removed) through `emu.as(userId).react`. */
 export interface ReactionInput {
   emoji: string;
   /** Defaults to the emoji itself. */

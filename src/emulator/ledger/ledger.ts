@@ -13,7 +13,9 @@ export interface Account {
   nonce: number;
 }
 
+/** A transfer the ledger accepted, as `emu.transactions()` lists it (amounts in units: 1 token = 1,000,000). */
 export interface TransactionRecord extends ApiTransactionDetail {
+  /** When it was accepted, ms since the epoch. */
   created_at: number;
 }
 

@@ -192,6 +192,7 @@ export function removeChannelMembers(ctx: PlatformContext, channelId: string, us
   return removed;
 }
 
+/** What `emu.updateChannel` changes; omitted fields stay as they are. */
 export interface ChannelPatch {
   name?: string;
   topic?: string;

@@ -69,6 +69,7 @@ export interface RoleRecord {
   permission_ids: Set<string>;
 }
 
+/** Someone in a voice or streaming room, as `emu.as(userId).joinVoice` / `joinStream` return it. */
 export interface PresenceRecord {
   id: string;
   user_id: string;
