@@ -1,10 +1,32 @@
 /**
  * moderation: slows down flooding. Whoever sends more than `maxMessages`
  * messages in a channel within `windowMs` gets each extra message deleted,
- * and one warning per window. The rule is a plain RxJS operator
+ * and one warning per `windowMs` (`groupBy` per user, `windowTime` to count,
+ * `throttleTime` to warn). The rule is a plain RxJS operator
  * (`overLimit`), tested with marbles in virtual time; the bot adds the effects.
  */
-import { asyncScheduler, catchError, concat, debounceTime, defer, EMPTY, filter, groupBy, map, mergeMap, skip, windowTime, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  catchError,
+  concat,
+  connect,
+  debounceTime,
+  defer,
+  EMPTY,
+  filter,
+  groupBy,
+  ignoreElements,
+  map,
+  merge,
+  mergeMap,
+  skip,
+  tap,
+  throttleTime,
+  windowTime,
+  type Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+} from 'rxjs';
 import { Events, MessageContentBuilder, newMessagesOnly, notFromSelf, type ChannelMessage, type ServiceClient } from '../../src/index.js';
 
 export interface FloodLimit {
@@ -37,12 +59,21 @@ export function overLimit<T extends { sender_id: string; channel_id: string }>(l
           // windowTime rather than bufferTime: a buffer is only handed over when its window ends,
           // a window streams its messages as they come, so each extra one is acted on at once.
           windowTime(limit.windowMs, scheduler),
-          mergeMap((window$) =>
-            window$.pipe(
-              skip(limit.maxMessages),
-              map((message, index): Offence<T> => ({ message, warn: index === 0 })),
-            ),
-          ),
+          mergeMap((window$) => window$.pipe(skip(limit.maxMessages))),
+          connect((offences$) => {
+            // throttleTime picks who gets warned: the first offence, then nobody for windowMs.
+            // connect() hands each offence to the throttle branch first, so the flag is set
+            // before the second branch reads it.
+            const warned = new Set<T>();
+            return merge(
+              offences$.pipe(
+                throttleTime(limit.windowMs, scheduler),
+                tap((message) => warned.add(message)),
+                ignoreElements(),
+              ),
+              offences$.pipe(map((message): Offence<T> => ({ message, warn: warned.delete(message) }))),
+            );
+          }),
         ),
       ),
     );

@@ -36,6 +36,15 @@ describe('examples/moderation: the overLimit operator, in virtual time', () => {
     });
   });
 
+  it('warns at most once per windowMs, even across a window boundary (throttleTime)', () => {
+    scheduler().run(({ hot, expectObservable }) => {
+      // Windows [0,10), [10,20). Warned at 5; the offence at 12 is the first of its window but within
+      // 10 ms of that warning, so it gets none; the one at 16 is past it.
+      const source = hot('a 4ms b 5ms cd 3ms e', { a: msg('bob', '1'), b: msg('bob', '2'), c: msg('bob', '3'), d: msg('bob', '4'), e: msg('bob', '5') });
+      expectObservable(source.pipe(overLimit({ maxMessages: 1, windowMs: 10 }), label)).toBe('5ms b 6ms d 3ms e', { b: '2!', d: '4', e: '5!' });
+    });
+  });
+
   it('lets go of a user quiet for a whole window: their next message starts a fresh window', () => {
     scheduler().run(({ hot, expectObservable }) => {
       // Had bob's group been kept, windows would be [0,10) … [30,40), [40,50): 35 and 41 both first in theirs.
