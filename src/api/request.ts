@@ -1,8 +1,10 @@
 import { ofetch, type $Fetch } from 'ofetch';
-import { defer, from, lastValueFrom, map, retry, throwError, timeout, timer, finalize, type Observable, type SchedulerLike } from 'rxjs';
+import { defer, from, lastValueFrom, map, Observable, retry, throwError, timeout, timer, finalize, type SchedulerLike } from 'rxjs';
 import { ApiError } from '../errors/api-error.js';
+import { ClosedError } from '../errors/closed-error.js';
 import type { ApiErrorBody, ApiErrorCode } from '../model/api.js';
 import { backoffDelay } from '../util/backoff.js';
+import { REDACTED, redactFields } from '../util/redact.js';
 import { retryAfterMs } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -66,11 +68,43 @@ function codeFor(status: number, body: unknown): ApiErrorCode {
   return 'bad_request';
 }
 
-/** The error of a non-2xx response, with the server's message and field errors. */
-export function errorFromResponse(route: string, status: number, body: unknown, retryAfter?: number): ApiError {
+/** Replaces every occurrence of each secret in a text. */
+function without(secrets: readonly string[], text: string): string {
+  return secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), text);
+}
+
+/**
+ * The credentials a request carries in its `Authorization` header, in every
+ * form a server could echo: the header's credential, and for Basic the
+ * decoded `key:` and the key (which the authentication body repeats).
+ */
+export function credentialsOf(headers: Record<string, string>): string[] {
+  const header = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1] ?? '';
+  const match = /^\s*(\S+)\s+(\S.*?)\s*$/.exec(header);
+  if (!match) return [];
+  const [, scheme = '', credential = ''] = match;
+  const out = [credential];
+  if (scheme.toLowerCase() === 'basic') {
+    try {
+      const decoded = atob(credential);
+      out.push(decoded, decoded.split(':')[0] ?? '');
+    } catch {
+      // Not base64: nothing more to look for.
+    }
+  }
+  // Longest first, so a key inside the decoded pair is not replaced before the pair is.
+  return out.filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The error of a non-2xx response, with the server's message and field
+ * errors; `secrets` (the request's own credentials) are removed from both.
+ */
+export function errorFromResponse(route: string, status: number, body: unknown, retryAfter?: number, secrets: readonly string[] = []): ApiError {
   const parsed = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiErrorBody>;
-  const message = typeof parsed.message === 'string' ? parsed.message : `HTTP ${status}`;
-  const fields = typeof parsed.fields === 'object' && parsed.fields !== null ? parsed.fields : undefined;
+  const message = without(secrets, typeof parsed.message === 'string' ? parsed.message : `HTTP ${status}`);
+  const raw = typeof parsed.fields === 'object' && parsed.fields !== null ? parsed.fields : undefined;
+  const fields = raw && secrets.length > 0 ? redactFields(raw, (text) => without(secrets, text)) : raw;
   return new ApiError({
     status,
     code: codeFor(status, body),
@@ -106,10 +140,14 @@ function queryString(query: RequestSpec['query']): string {
  * Runs requests: each attempt is aborted when it takes longer than the
  * timeout; network errors, timeouts and 5xx of idempotent requests are
  * retried with exponential backoff and full jitter; 429 waits `Retry-After`.
- * Requests are independent: nothing serialises them.
+ * Requests are independent: nothing serialises them. `cancelAll()` ends
+ * every request in flight (the client closing), so no retry or timeout
+ * outlives it.
  */
 export class HttpRequester {
   private readonly fetcher: $Fetch;
+  /** Ends one request in flight with a ClosedError. */
+  private readonly inFlight = new Set<() => void>();
 
   constructor(private readonly options: RequestOptions) {
     this.fetcher = options.fetch ? ofetch.create({}, { fetch: options.fetch }) : ofetch;
@@ -117,6 +155,29 @@ export class HttpRequester {
 
   /** Sends a request; `target` is read at each attempt so a refreshed token is picked up. */
   request$<T>(spec: RequestSpec, target: () => RequestTarget): Observable<T> {
+    const retried = this.retried$<T>(spec, target);
+    return new Observable<T>((subscriber) => {
+      // A plain observer, not `subscriber` itself: unsubscribing `inner` must leave `subscriber` open for the error.
+      const inner = retried.subscribe({ next: (value) => subscriber.next(value), error: (error: unknown) => subscriber.error(error), complete: () => subscriber.complete() });
+      const cancel = () => {
+        // Unsubscribing aborts the attempt and drops a pending retry timer; the caller learns why.
+        inner.unsubscribe();
+        subscriber.error(new ClosedError(spec.route));
+      };
+      this.inFlight.add(cancel);
+      return () => {
+        this.inFlight.delete(cancel);
+        inner.unsubscribe();
+      };
+    });
+  }
+
+  /** Ends every request in flight with a ClosedError (aborting it, and any retry it waits for). Later requests run as usual. */
+  cancelAll(): void {
+    for (const cancel of [...this.inFlight]) cancel();
+  }
+
+  private retried$<T>(spec: RequestSpec, target: () => RequestTarget): Observable<T> {
     const { scheduler, retries } = this.options;
     return defer(() => this.attempt<T>(spec, target())).pipe(
       retry({
@@ -162,7 +223,7 @@ export class HttpRequester {
       map((response) => {
         if (response.status >= 200 && response.status < 300) return response._data as T;
         const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), Date.now()) : undefined;
-        throw errorFromResponse(spec.route, response.status, response._data, wait);
+        throw errorFromResponse(spec.route, response.status, response._data, wait, credentialsOf(target.headers));
       }),
       // Unsubscribing (a timeout, or the caller giving up) aborts the request rather than leaving it running.
       finalize(() => controller.abort()),

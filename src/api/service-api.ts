@@ -60,6 +60,11 @@ export class ServiceApi {
     this.requester = new HttpRequester(options);
   }
 
+  /** Ends every request in flight with a ClosedError (the client is closing); no retry or timeout of theirs remains. */
+  cancelAll(): void {
+    this.requester.cancelAll();
+  }
+
   /** Base URL of the next request: the session's `api_url` once known, the login base before. */
   get baseUrl(): string {
     return this.apiUrl ?? this.options.basePath;

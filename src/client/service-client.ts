@@ -484,14 +484,22 @@ export class ServiceClient implements BotSurface {
     else if (message.code !== TypeMessage.Typing && message.code !== TypeMessage.Indicator) this.#messageStore.put(message);
   }
 
-  /** After a lost session: fetch everything the caches hold again, and join clans found meanwhile. */
+  /**
+   * After a lost session: fetch everything the caches hold again, and join
+   * clans found meanwhile. A step that fails does not stop the others (a
+   * window left as it was would keep a hole); the failures are thrown at the
+   * end, and the connection reports them on errors$.
+   */
   private async resynchronise(reason: string): Promise<void> {
     this.#logger.info(`resynchronising after a lost session (${reason})`);
-    await this.#sync.loadAll(true);
-    await this.#sync.refreshWindows();
+    const failures: string[] = [];
+    const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+    await this.#sync.loadAll(true).catch((error: unknown) => failures.push(`the clans and channels (${describe(error)})`));
+    failures.push(...(await this.#sync.refreshWindows()).map((failure) => `${failure}, whose window was dropped`));
     for (const clanId of this.#store.state.clans.keys()) {
-      if (!this.#joinedClans.has(clanId)) await this.joinNewClan(clanId);
+      if (!this.#joinedClans.has(clanId)) await this.joinNewClan(clanId).catch((error: unknown) => failures.push(`joining clan ${clanId} (${describe(error)})`));
     }
+    if (failures.length > 0) throw new Error(`could not fetch ${failures.join('; ')}`);
   }
 
   /** Loads clans, their channels and DM channels again now, replacing what the caches held; resolves with what it did. */
@@ -631,6 +639,9 @@ export class ServiceClient implements BotSurface {
     this.#outbox.cancelAll();
     this.#refresh?.unsubscribe();
     this.#managers?.connection.close();
+    // Background requests (a resync, a refresh, a wallet preparation) and the caller's own end here, with a ClosedError.
+    this.#managers?.api.cancelAll();
+    this.#wallet.cancelInFlight();
     this.#wallet.invalidate();
     if (this.#status.value !== 'closed') this.#status.next('closed');
     this.#closed.next();
@@ -799,6 +810,8 @@ export class ServiceClient implements BotSurface {
   // ---------------- errors and display ----------------
 
   private report(error: ClanstreamError): void {
+    // Errors quoting a frame or a server's words may repeat one of this client's secrets; none reaches errors$.
+    this.#redactor.redactError(error);
     this.#logger.warn(`${error.name}: ${error.message}`);
     this.#errors.next(error as AnyClanstreamError);
   }

@@ -1,5 +1,6 @@
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
+import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { Store } from '../state/store.js';
@@ -112,27 +113,47 @@ export class StateSync {
     return { clans: clans.length, channels: perClan.reduce((a, b) => a + b, 0), dmChannels: dms.length, requests };
   }
 
-  /** Replaces the window of every channel the cache holds with its latest messages (after events were missed). */
-  async refreshWindows(): Promise<void> {
+  /**
+   * Replaces the window of every channel the cache holds with its latest
+   * messages (after events were missed). Events keep arriving while a page
+   * travels, and the page was made before some of them: what they changed in
+   * the window meanwhile (new messages, edits, reactions, deletions) is kept
+   * over the page. A window that cannot be fetched is dropped; resolves with
+   * why, for each one that failed for another reason than being gone.
+   */
+  async refreshWindows(): Promise<string[]> {
     const channelIds = [...this.store.state.messages.keys()];
+    const failures: string[] = [];
     await lastValueFrom(
       from(channelIds).pipe(
         mergeMap(async (channelId) => {
           const limit = Math.min(this.store.limits.messagesPerChannel, 500);
           try {
+            const asked = this.store.state.messages.get(channelId)?.values() ?? [];
             const page = await this.api().listMessages(channelId, { limit });
-            const before = this.store.state.messages.get(channelId)?.values() ?? [];
-            this.store.dispatch({ type: 'sync/messages', channelId, messages: page.messages, replace: true });
+            const now = this.store.state.messages.get(channelId)?.values() ?? [];
+            // Records are immutable: one that is not the record held when the page was asked for came from an event since.
+            const askedById = new Map(asked.map((m) => [m.message_id, m]));
+            const nowIds = new Set(now.map((m) => m.message_id));
+            const changed = now.filter((m) => askedById.get(m.message_id) !== m);
+            const removed = new Set(asked.filter((m) => !nowIds.has(m.message_id)).map((m) => m.message_id));
+            const messages = [...page.messages.filter((m) => !removed.has(m.message_id)), ...changed];
+            this.store.dispatch({ type: 'sync/messages', channelId, messages, replace: true });
             // Messages deleted while the session was lost must not come back from the message store.
-            const kept = new Set(page.messages.map((m) => m.message_id));
-            for (const old of before) if (!kept.has(old.message_id)) this.messageStore.delete(channelId, old.message_id);
-          } catch {
-            // A channel that can no longer be read keeps what it had; its own events will correct it.
+            const kept = new Set(messages.map((m) => m.message_id));
+            for (const old of asked) if (!kept.has(old.message_id)) this.messageStore.delete(channelId, old.message_id);
+          } catch (error) {
+            // Kept, the window would get new events appended after the messages it missed: a history with a hole in
+            // it. Dropped, it starts again from the next event, and a fetch loads it.
+            this.store.dispatch({ type: 'sync/messages', channelId, messages: [], replace: true });
+            const gone = error instanceof ApiError && (error.status === 404 || error.status === 403);
+            if (!gone) failures.push(`the messages of channel ${this.store.state.channels.get(channelId)?.channel_label ?? channelId} (${error instanceof Error ? error.message : String(error)})`);
           }
         }, this.concurrency),
         toArray(),
       ),
       { defaultValue: [] },
     );
+    return failures;
   }
 }

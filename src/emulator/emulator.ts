@@ -12,7 +12,7 @@ import { StaticPages } from './console/static-pages.js';
 import { mountWebConsole } from './console/web-console.js';
 import { EmulatorError } from './errors.js';
 import { GatewayServer } from './gateway/server.js';
-import { Hub } from './gateway/hub.js';
+import { Hub, type EventDelivery } from './gateway/hub.js';
 import { HttpFaults, type HttpFault } from './http/faults.js';
 import { Router, type HttpServices } from './http/router.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -86,8 +86,9 @@ export interface EmulatorWebhook {
 /** A stored message, with its receivers when it is ephemeral. */
 export type StoredMessage = MessageRecord;
 
+/** Receives every emitted event, with the gateway sessions it was pushed to and its `seq` in each. */
 export interface EmitTap {
-  (type: Events, payload: unknown): void;
+  (type: Events, payload: unknown, deliveries: readonly EventDelivery[]): void;
 }
 
 const toAccount = (user: UserRecord): EmulatorAccount => ({
@@ -122,6 +123,9 @@ export class Emulator {
   private readonly down = new Set<'prover' | 'ledger'>();
   private publicUrl: string | undefined;
   private address: AddressInfo | undefined;
+  private closed = false;
+  /** Set while a restart keeps the port closed: when it listens again, and the promise callers wait on. */
+  private outage: { until: number; timer: ReturnType<typeof setTimeout> | undefined; listening: Promise<void>; settle: (error?: Error) => void } | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     const secret = options.secret ?? randomBytes(32).toString('base64url');
@@ -198,12 +202,21 @@ export class Emulator {
 
   /** Stops the servers and closes every socket. */
   async close(): Promise<void> {
+    this.closed = true;
+    const outage = this.outage;
+    if (outage) {
+      // Closed while down after a restart: it simply never listens again.
+      if (outage.timer) clearTimeout(outage.timer);
+      this.outage = undefined;
+      outage.settle();
+    }
     this.http.resume();
     this.gateway.resume();
     this.ctx.hub.resume();
     await this.gateway.close();
     await new Promise<void>((resolve) => {
-      this.http.server.close(() => resolve());
+      if (this.http.server.listening) this.http.server.close(() => resolve());
+      else resolve();
       this.http.server.closeAllConnections();
     });
   }
@@ -483,6 +496,86 @@ export class Emulator {
   expireTokens(options: { refresh?: boolean } = {}): void {
     this.tokens.expireAll(options.refresh ?? false);
     this.gateway.closeWhere(4004, 'the session token expired');
+  }
+
+  /**
+   * Kills the server process and starts it again, as a crash or a deploy
+   * would. Every gateway and HTTP socket is cut without a close frame (1006;
+   * requests in flight get no answer), the port refuses connections for
+   * `downMs` (default 0), and the in-memory gateway state is lost: sessions
+   * (so a resume fails with `unknown_session`, and clients start a fresh
+   * session and resync), buffered events, and anything held by `pause()`.
+   * What a real server keeps in its database persists: accounts, API keys,
+   * issued tokens (same signing secret), clans, channels, messages, the ledger
+   * and idempotency keys. Test settings (`failHttp`, `setServiceDown`, the
+   * public URL, event taps) are kept too. Resolves once it listens on the
+   * same port again; a restart while down extends the outage.
+   */
+  restart(options: { downMs?: number } = {}): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the emulator is closed'));
+    const downMs = Math.max(0, options.downMs ?? 0);
+    this.gateway.crash();
+    this.ctx.hub.forgetSessions();
+    this.http.dropHeld();
+    if (!this.outage) {
+      let settle!: (error?: Error) => void;
+      const listening = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
+      this.outage = { until: 0, timer: undefined, listening, settle };
+      // Stop accepting first, then cut what is open, so nothing slips in between.
+      this.http.server.close();
+      this.http.server.closeAllConnections();
+      this.options.log?.('emulator: restarting (every socket cut, gateway sessions forgotten)');
+    }
+    const outage = this.outage;
+    outage.until = Math.max(outage.until, Date.now() + downMs);
+    if (outage.timer) clearTimeout(outage.timer);
+    outage.timer = setTimeout(() => {
+      outage.timer = undefined;
+      this.relisten(outage).then(
+        () => outage.settle(),
+        (error: unknown) => outage.settle(error instanceof Error ? error : new Error(String(error))),
+      );
+    }, Math.max(0, outage.until - Date.now()));
+    return outage.listening;
+  }
+
+  /** Binds the port it had again (retrying briefly if the old socket is still being released). */
+  private async relisten(outage: NonNullable<Emulator['outage']>): Promise<void> {
+    const port = this.port;
+    const deadline = Date.now() + 2000;
+    for (;;) {
+      if (this.outage !== outage) return;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const server = this.http.server;
+          const onError = (error: Error) => reject(error);
+          server.once('error', onError);
+          server.listen(port, this.options.host, () => {
+            server.off('error', onError);
+            resolve();
+          });
+        });
+        if (this.closed) {
+          // close() ran while the port was being bound: do not stay listening.
+          this.http.server.close();
+          return;
+        }
+        this.outage = undefined;
+        this.options.log?.('emulator: listening again after a restart');
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) {
+          this.outage = undefined;
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  /** True between `restart()` and listening again. */
+  get restarting(): boolean {
+    return this.outage !== undefined;
   }
 
   /** Stops answering without closing anything: requests and frames wait, events gather in buffers. */

@@ -10,6 +10,7 @@ export { EmulatorError } from './errors.js';
 export { UserActor, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
 export type { HttpFault } from './http/faults.js';
 export type { WireEntry, WireLog } from './wire-log.js';
+export type { EventDelivery } from './gateway/hub.js';
 export type { TransactionRecord } from './ledger/ledger.js';
 export type { PresenceRecord } from './world/records.js';
 export type { ChannelPatch } from './platform/accounts.js';

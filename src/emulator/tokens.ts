@@ -74,8 +74,9 @@ export class TokenService {
     const parts = token.split('.');
     if (parts.length !== 3) throw EmulatorError.unauthenticated('the token is not a JWT');
     const [header, payload, signature] = parts as [string, string, string];
-    const expected = createHmac('sha256', this.secret).update(`${header}.${payload}`).digest();
-    const given = Buffer.from(signature, 'base64url');
+    // Compared as text: decoding first would accept other spellings of the same bytes (padding bits, stray characters).
+    const expected = Buffer.from(createHmac('sha256', this.secret).update(`${header}.${payload}`).digest('base64url'));
+    const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw EmulatorError.unauthenticated('the token signature is not valid');
     }

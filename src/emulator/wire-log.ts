@@ -30,21 +30,34 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** Masks secret path segments: webhook tokens, and a `token` query parameter. */
+/** A JWT (three base64url parts, the first a JSON object): never a legitimate path segment. */
+const JWT_LIKE = /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/;
+
+/** Masks secret path segments: webhook tokens, JWTs, and a `token` query parameter. */
 export function maskPath(path: string): string {
   const [pathname = '', query] = path.split('?', 2);
-  // Webhook tokens travel in the path; mask every segment after the prefix except numeric ids,
-  // so a token is hidden even when a caller put it in the wrong position.
-  const masked = /^\/(?:clan)?webhooks\//.test(pathname)
-    ? pathname
-        .split('/')
-        .map((segment, i) => (i < 2 || /^\d+$/.test(segment) ? segment : '***'))
-        .join('/')
-    : pathname;
+  // Webhook tokens travel in the path; mask every segment after a webhooks prefix except numeric ids,
+  // so a token is hidden even when a caller put it in the wrong position or behind a base path.
+  const segments = pathname.split('/');
+  const hook = segments.findIndex((segment) => segment === 'webhooks' || segment === 'clanwebhooks');
+  const masked = segments
+    .map((segment, i) => {
+      if (JWT_LIKE.test(safeDecode(segment))) return '***';
+      return hook >= 0 && i > hook && !/^\d+$/.test(segment) ? '***' : segment;
+    })
+    .join('/');
   if (query === undefined) return masked;
   const params = new URLSearchParams(query);
   if (params.has('token')) params.set('token', '***');
   return `${masked}?${params.toString()}`;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** A bounded log of what the emulator received, for tests to assert on. */

@@ -1,4 +1,5 @@
 import type { ApiErrorCode } from '../model/api.js';
+import { redactFields, redactTokensInUrls } from '../util/redact.js';
 import { ClanstreamError } from './clanstream-error.js';
 
 /** An HTTP request failed: the server answered with an error, or it could not be reached. */
@@ -22,11 +23,12 @@ export class ApiError extends ClanstreamError {
     retryAfterMs?: number;
     cause?: unknown;
   }) {
-    super(`${init.route} failed (${init.status || 'no response'} ${init.code}): ${init.message}`, { cause: init.cause });
+    // The server's words may repeat a token (a confused server or proxy): tokens never reach the error.
+    super(redactTokensInUrls(`${init.route} failed (${init.status || 'no response'} ${init.code}): ${init.message}`), { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.route = init.route;
-    if (init.fields) this.fields = init.fields;
+    if (init.fields) this.fields = redactFields(init.fields, redactTokensInUrls);
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
   }
 

@@ -1,4 +1,5 @@
 import type { GatewayErrorCode } from '../gateway/protocol.js';
+import { redactFields, redactTokensInUrls } from '../util/redact.js';
 import { ClanstreamError } from './clanstream-error.js';
 
 /** The server answered a gateway request with an error reply. */
@@ -11,10 +12,11 @@ export class GatewayError extends ClanstreamError {
   readonly retryAfterMs?: number;
 
   constructor(init: { code: GatewayErrorCode; message: string; op: string; fields?: Record<string, string>; retry_after_ms?: number }) {
-    super(`${init.op} refused (${init.code}): ${init.message}`);
+    // The server's words may repeat a token (a confused server or proxy): tokens never reach the error.
+    super(redactTokensInUrls(`${init.op} refused (${init.code}): ${init.message}`));
     this.code = init.code;
     this.op = init.op;
-    if (init.fields) this.fields = init.fields;
+    if (init.fields) this.fields = redactFields(init.fields, redactTokensInUrls);
     if (typeof init.retry_after_ms === 'number') this.retryAfterMs = init.retry_after_ms;
   }
 }

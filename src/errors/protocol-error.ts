@@ -1,3 +1,4 @@
+import { redactTokensInUrls } from '../util/redact.js';
 import { ClanstreamError } from './clanstream-error.js';
 
 /** A frame from the server could not be understood. The connection keeps going. */
@@ -7,7 +8,9 @@ export class ProtocolError extends ClanstreamError {
   readonly excerpt: string;
 
   constructor(message: string, excerpt = '') {
-    super(message);
-    this.excerpt = excerpt.length > 200 ? `${excerpt.slice(0, 200)}…` : excerpt;
+    super(redactTokensInUrls(message));
+    // Tokens are removed before cutting, so a token cut in half cannot slip past the pattern.
+    const safe = redactTokensInUrls(excerpt);
+    this.excerpt = safe.length > 200 ? `${safe.slice(0, 200)}…` : safe;
   }
 }

@@ -371,6 +371,8 @@ export class GatewayConnection {
       resync.then(
         () => this.lifecycle$.next({ type: 'resync', reason }),
         (error: unknown) => {
+          // Cancelled by closeSocket(): nothing failed that anyone still waits for.
+          if (error instanceof ClosedError) return;
           this.options.report(new ConnectionError(`resynchronising after a lost session failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false }));
           this.lifecycle$.next({ type: 'resync', reason });
         },

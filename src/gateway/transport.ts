@@ -32,6 +32,8 @@ export type TransportSignal =
 /** Node's `ws` sockets emit Buffers; listening with `.on` avoids building an event object per message. */
 interface NodeStyleSocket {
   on(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): void;
+  /** Destroys the socket at once (ws); browsers have no such thing and time a close out by themselves. */
+  terminate(): void;
 }
 
 const OPEN = 1;
@@ -83,7 +85,11 @@ export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSo
       socket.onopen = null;
       socket.onmessage = null;
       socket.onclose = null;
-      if (!closed) transport.close(1000, 'client closed');
+      if (closed) return;
+      transport.close(1000, 'client closed');
+      // ws keeps a closing socket (and a 30 s timer) until the server answers the close frame, which a dead or
+      // stalled network never does; the frame is on its way already, so the socket is let go of now.
+      if (typeof nodeSocket.terminate === 'function') nodeSocket.terminate();
     };
   });
 }

@@ -2,6 +2,7 @@ import { catchError, defer, map, of, switchMap, throwError, type Observable } fr
 import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClanstreamError } from '../errors/clanstream-error.js';
+import { ClosedError } from '../errors/closed-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { addressOf } from './address.js';
 import type { MmnClient, SignedTx } from './mmn-client.js';
@@ -140,8 +141,8 @@ function describe(failure: StageFailure): string {
     case 'nonce':
       return `could not read the sender's nonce from the token network: ${message}`;
     case 'submit': {
-      // No answer (timeout, connection lost) or an unreadable one: the network may have applied it.
-      const unknownOutcome = (error instanceof ApiError && error.status === 0) || error instanceof ProtocolError;
+      // No answer (timeout, connection lost, the client closed meanwhile) or an unreadable one: the network may have applied it.
+      const unknownOutcome = (error instanceof ApiError && error.status === 0) || error instanceof ProtocolError || error instanceof ClosedError;
       return `the token network did not confirm the transfer: ${message}${unknownOutcome ? ' (it may still have been applied; the nonce is read again before the next transfer)' : ''}`;
     }
   }

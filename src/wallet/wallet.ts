@@ -79,6 +79,7 @@ export class Wallet {
   readonly #nonces: NonceAllocator;
   readonly #status = new BehaviorSubject<WalletStatus>({ state: 'idle' });
   readonly #steps: TransferSteps;
+  readonly #http: HttpRequester;
   #prepared: Prepared | undefined;
   #preparing: Observable<Prepared> | undefined;
   #generation = 0;
@@ -101,6 +102,7 @@ export class Wallet {
       random: deps.random ?? Math.random,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
+    this.#http = http;
     this.#prover = new ProverClient(http, () => this.#deps.zkApiUrl);
     this.#mmn = new MmnClient(http, () => this.#deps.mmnApiUrl);
     this.#nonces = deps.nonces ?? new NonceAllocator((address) => this.#mmn.getCurrentNonce$(address, 'pending').pipe(map((r) => r.nonce)));
@@ -160,6 +162,16 @@ export class Wallet {
     this.#preparing = undefined;
     this.#nonces.invalidate();
     if (this.#status.value.state !== 'idle') this.#status.next({ state: 'idle' });
+  }
+
+  /**
+   * Ends every request to the prover and the token network in flight (the
+   * client is closing): a transfer waiting on one resolves `{ok: false}` with
+   * a ClosedError cause (if its submit was out, it may still have been
+   * applied), and no retry or timeout of theirs remains.
+   */
+  cancelInFlight(): void {
+    this.#http.cancelAll();
   }
 
   /**
@@ -266,6 +278,9 @@ export class Wallet {
           if (current()) this.#status.next({ state: 'preparing' });
         },
         next: (prepared) => {
+          // It has given its only value: a caller from now on (one finding this preparation already stale) must
+          // start a new one, not join this one and get nothing but its completion.
+          if (this.#preparing === preparing) this.#preparing = undefined;
           if (!current()) return;
           this.#prepared = prepared;
           this.#status.next({

@@ -444,7 +444,7 @@ describe('resync after a lost session', () => {
   });
 
   // The resync's sync/channels (replaceClanId) forgets the channel but not its window (reducers/messages.ts),
-  // and refreshWindows() keeps a window whose channel can no longer be read: the messages stay cached.
+  // so refreshWindows() must not keep a window whose channel can no longer be read.
   it('a channel deleted while disconnected leaves no cached messages behind', async () => {
     const w = await t.world({ resumeBufferSize: 3 });
     const doomed = w.emu.createChannel({ clanId: w.clanId, name: 'doomed' }).channel_id;

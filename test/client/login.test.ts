@@ -28,6 +28,9 @@ import {
 } from '../../src/index.js';
 import { authenticate, http } from '../helpers/raw.js';
 import { until } from '../helpers/client.js';
+import { TrackingScheduler } from '../helpers/tracking-scheduler.js';
+import { trackingWebSocket } from '../helpers/tracking-websocket.js';
+import { startFaultProxy } from '../support/fault-proxy.js';
 import { countingFetch, deadPort, fakeJwt, sleep, Tracker } from './support.js';
 
 const t = new Tracker();
@@ -489,6 +492,65 @@ describe('closeSocket()', () => {
     expect(run.stdout).toContain('login: ConnectionError');
     expect({ code: run.code, hung: run.hung, stderr: run.stderr }).toEqual({ code: 0, hung: false, stderr: '' });
   }, 20_000);
+
+  // Found by the reliability suite: over a stalled network the close handshake never completes, and ws kept the
+  // socket (and its 30 s close timer) until it gave up, so the process could not exit after closeSocket().
+  it('lets go of its gateway socket at once when closed while the network is stalled', async () => {
+    const w = await t.world();
+    const proxy = await startFaultProxy({ target: { host: '127.0.0.1', port: w.emu.port } });
+    t.onCleanup(() => proxy.close());
+    w.emu.setPublicUrl(proxy.url);
+    const sockets = trackingWebSocket();
+    const client = t.client(w, { host: '127.0.0.1', port: String(proxy.port), WebSocket: sockets.WebSocket });
+    await client.login();
+    expect(sockets.open()).toBe(1);
+    proxy.stall(true);
+    client.closeSocket();
+    // A liveness bound far below ws's 30 s close timeout, not a timing assertion.
+    await until(() => sockets.open() === 0, `the socket to close (${sockets.describe().join(', ')})`, 5000);
+    // Once the network flows again, the server learns that the socket is gone.
+    proxy.stall(false);
+    await until(() => w.emu.sessions(w.bot.botId).every((s) => !s.connected), 'the emulator to see the socket gone');
+  });
+
+  // Found by the reliability suite: a resync waiting out a 429 kept its retry timer through closeSocket(), then sent
+  // its request anyway and armed a 7 s timeout, so the process could not exit and the closed client kept working.
+  it('cancels REST work in flight (a resync waiting to retry): it rejects with a ClosedError and leaves no timer', async () => {
+    const w = await t.world();
+    const scheduler = new TrackingScheduler();
+    const client = t.client(w, { scheduler });
+    await client.login();
+    w.emu.failHttp({ status: 429, count: 1, retryAfterSeconds: 1, pathPrefix: '/v2/clans' });
+    const sync = client.syncNow().then(
+      () => 'synced',
+      (error: unknown) => error,
+    );
+    await until(() => w.emu.wire.requests('/v2/clans').some((r) => r.status === 429), 'the 429');
+    const asked = w.emu.wire.requests('/v2/clans').length;
+    client.closeSocket();
+    expect(await sync).toBeInstanceOf(ClosedError);
+    await until(() => scheduler.outstanding === 0, `no timer left (${scheduler.describe().join('; ')})`);
+    // The retry would have gone out after 1 s: nothing does.
+    await sleep(1200);
+    expect(w.emu.wire.requests('/v2/clans')).toHaveLength(asked);
+  });
+
+  it('ends a token transfer in flight with {ok: false} and a ClosedError cause, leaving no timer', async () => {
+    const w = await t.world();
+    w.emu.fund(w.bot.botId, 10);
+    const scheduler = new TrackingScheduler();
+    const client = t.client(w, { scheduler, apiRetry: { retries: 5, baseMs: 2000, capMs: 2000 }, random: () => 0.99 });
+    await client.login();
+    w.emu.failHttp({ status: 503, count: 1, pathPrefix: '/mmn' });
+    const transfer = client.sendToken({ receiver_id: w.alice.id, amount: 1 });
+    await until(() => w.emu.wire.requests('/mmn').some((r) => r.status === 503), 'the 503');
+    client.closeSocket();
+    const result = await transfer;
+    expect(result).toMatchObject({ ok: false, tx_hash: '' });
+    expect(result.cause).toBeInstanceOf(ClosedError);
+    await until(() => scheduler.outstanding === 0, `no timer left (${scheduler.describe().join('; ')})`);
+    expect(w.emu.transactions()).toEqual([]);
+  });
 
   it('can be followed by login() again: a new gateway session, events flow, listeners must be added again', async () => {
     const w = await t.world();

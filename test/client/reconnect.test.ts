@@ -223,6 +223,104 @@ describe('resume that fails', () => {
   });
 });
 
+describe('resync while events keep arriving', () => {
+  /** A fetch whose answers to the message list of one channel wait for `release()` (the server has answered already). */
+  function gatedFetch(channelId: string) {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = 0;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (new URL(url).pathname === `/v2/channels/${channelId}/messages`) {
+        held += 1;
+        await gate;
+      }
+      return response;
+    };
+    return { fetch, release: () => open(), held: () => held };
+  }
+
+  // Found by the reliability suite: the resync replaced each message window with a page the server had made
+  // before events that the client applied while the page travelled, so those messages fell out of the window.
+  it('keeps in the caches what arrived while the resync fetched the windows (messages and edits)', async () => {
+    const w = await t.world();
+    const gated = gatedFetch(w.general);
+    const client = t.client(w, { fetch: gated.fetch });
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    await client.login();
+    const first = w.emu.as(w.alice.id).send(w.general, 'first');
+    await until(() => received.length === 1, 'the first message');
+
+    const restarted = w.emu.restart({ downMs: 50 });
+    const lost = w.emu.as(w.bob.id).send(w.general, 'while down');
+    await restarted;
+    await until(() => gated.held() === 1, 'the resync to fetch the window of general', 10_000);
+    // The server has answered; until the answer arrives, events still flow and are applied.
+    const during = w.emu.as(w.alice.id).send(w.general, 'during the resync');
+    w.emu.as(w.alice.id).update(first.message_id, 'first, edited during the resync');
+    await until(() => received.length === 3, 'the message and the edit sent during the resync');
+    gated.release();
+    await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
+
+    const stored = w.emu.messages(w.general);
+    const general = client.channels.get(w.general)!;
+    expect(general.messages.map((m) => m.message_id)).toEqual(stored.map((m) => m.message_id));
+    expect(stored.map((m) => m.message_id)).toEqual([first.message_id, lost.message_id, during.message_id]);
+    expect(general.messages.get(first.message_id)?.content.t).toBe('first, edited during the resync');
+    expect(general.messages.get(during.message_id)?.content.t).toBe('during the resync');
+  });
+});
+
+describe('resync that cannot fetch a window', () => {
+  // Found by the reliability suite: a window whose refresh failed was kept as it was, and new events were
+  // appended after the gap, so the cache held a history with messages missing in the middle, silently.
+  it('drops the window it could not refresh (no hole in the history) and reports the failure on errors$', async () => {
+    const w = await t.world();
+    const client = t.client(w);
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    const errors = t.record(client.errors$);
+    await client.login();
+    w.emu.as(w.alice.id).send(w.general, 'before');
+    await until(() => received.length === 1, 'the first message');
+
+    // Every attempt of the window's refresh fails (FAST: 1 try + 3 retries).
+    w.emu.failHttp({ status: 503, count: 4, pathPrefix: `/v2/channels/${w.general}/messages` });
+    const restarted = w.emu.restart({ downMs: 50 });
+    w.emu.as(w.bob.id).send(w.general, 'lost with the session');
+    await restarted;
+    await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync', 10_000);
+    const after = w.emu.as(w.alice.id).send(w.general, 'after the resync');
+    await until(() => received.some((m) => m.message_id === after.message_id), 'the message after the resync');
+
+    const stored = w.emu.messages(w.general).map((m) => m.message_id);
+    const window = client.channels.get(w.general)!.messages.map((m) => m.message_id);
+    expect(window).toEqual(stored.slice(stored.length - window.length));
+    expect(errors.filter((e) => e.kind === 'connection')).toMatchObject([{ fatal: false, message: expect.stringContaining('general') as unknown }]);
+  });
+
+  it('still refreshes the windows when the clan list cannot be fetched, and reports that', async () => {
+    const w = await t.world();
+    const client = t.client(w);
+    const received = t.record(client.stream(Events.ChannelMessage));
+    const lifecycle = t.record(client.lifecycle$);
+    const errors = t.record(client.errors$);
+    await client.login();
+    w.emu.as(w.alice.id).send(w.general, 'before');
+    await until(() => received.length === 1, 'the first message');
+
+    w.emu.failHttp({ status: 503, count: 4, pathPrefix: '/v2/clans' });
+    const restarted = w.emu.restart({ downMs: 50 });
+    const lost = w.emu.as(w.bob.id).send(w.general, 'lost with the session');
+    await restarted;
+    await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync', 10_000);
+    expect(client.channels.get(w.general)!.messages.get(lost.message_id)?.content.t).toBe('lost with the session');
+    expect(errors.filter((e) => e.kind === 'connection')).toMatchObject([{ fatal: false, message: expect.stringContaining('the clans and channels') as unknown }]);
+  });
+});
+
 describe('refresh before expiry', () => {
   it('refreshes before the token expires, moves the live socket onto the new token, and stays connected', async () => {
     // Tokens live 2 s (exp = iat + 2, iat rounded down); the client refreshes min(refreshMarginMs, a fifth of

@@ -877,6 +877,28 @@ describe('who receives what', () => {
     expect(botGw.events(Events.DropdownBoxSelected)).toHaveLength(1);
   });
 
+  it('emu.onEvent names the sessions each event was pushed to, with the seq it got in each', async () => {
+    const botGw = await open(w.bot, [w.clanA]);
+    const bobGw = await open(w.bob, [w.clanA]);
+    const taps: Array<{ type: string; deliveries: Array<{ sessionId: string; userId: string; seq: number }> }> = [];
+    const stop = w.emu.onEvent((type, _payload, deliveries) => taps.push({ type, deliveries: [...deliveries] }));
+    w.emu.as(w.alice.id).send(w.general, 'to the clan');
+    w.emu.as(w.alice.id).sendDM(w.bob.id, 'to bob only');
+    stop();
+    w.emu.as(w.alice.id).send(w.general, 'not tapped');
+    const bot = { sessionId: sessionIdOf(botGw), userId: w.bot.id };
+    const bob = { sessionId: sessionIdOf(bobGw), userId: w.bob.id };
+    expect(taps).toEqual([
+      { type: Events.ChannelMessage, deliveries: expect.arrayContaining([{ ...bot, seq: 1 }, { ...bob, seq: 1 }]) as unknown },
+      { type: Events.ChannelMessage, deliveries: [{ ...bob, seq: 2 }] },
+    ]);
+    expect(taps[0]!.deliveries).toHaveLength(2);
+    // The seq named by the tap is the one on the wire.
+    const [first] = await botGw.waitForEvents(1, Events.ChannelMessage);
+    expect(first!.seq).toBe(1);
+    expect((await bobGw.waitForEvents(3, Events.ChannelMessage)).map((f) => f.seq)).toEqual([1, 2, 3]);
+  });
+
   it('delivers add_clan_user_event to the added user too, without any join', async () => {
     const botGw = await open(w.bot, [w.clanA]);
     const newcomer = w.emu.createUser({ username: 'newbie' });

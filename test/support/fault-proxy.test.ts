@@ -280,6 +280,26 @@ describe('delay', () => {
     expect(w.emu.wire.frames('ping').map((f) => f.cid)).toEqual(pongs);
   });
 
+  it('with a kind, delays only connections of that kind (REST slower than the gateway), on top of the delay for all', async () => {
+    const w = await proxied();
+    const { gw } = await rawGateway(w);
+    w.proxy.delay(60_000, { kind: 'http' });
+    let status: number | string | undefined;
+    const get = freshGet(`${w.proxy.url}/healthz`).then(
+      (s) => (status = s),
+      (error: unknown) => (status = String(error)),
+    );
+    await until(() => w.proxy.stats().pendingToServer + w.proxy.stats().pendingToClient > 0, 'the HTTP request to be held by the proxy');
+    // The gateway is not delayed.
+    expect((await gw.request('ping', {})).pong).toEqual({});
+    expect(status).toBeUndefined();
+    // Ending the delay for all leaves the kind's own in place; ending the kind's releases the response.
+    w.proxy.delay(0);
+    expect(status).toBeUndefined();
+    w.proxy.delay(0, { kind: 'http' });
+    expect(await get).toBe(200);
+  });
+
   it('keeps the byte order of a large stream under jitter', async () => {
     const port = await echoServer();
     const proxy = await startFaultProxy({ target: { host: '127.0.0.1', port }, seed: 99 });

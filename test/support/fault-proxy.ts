@@ -192,8 +192,8 @@ export class FaultProxy {
   private nextId = 1;
   private closing: Promise<void> | undefined;
   private stallRule: StallOptions | undefined;
-  private delayMs = 0;
-  private jitterMs = 0;
+  /** Delays by connection kind; `any` applies to every connection, and a kind's own delay adds to it. */
+  private readonly delays = new Map<ConnectionKind | 'any', { ms: number; jitterMs: number }>();
   private refusal: { mode: RefuseMode; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
   private readonly counts = { opened: 0, closed: 0, refused: 0, dropped: 0, cut: 0, upstreamFailed: 0, websocket: 0, bytesToServer: 0, bytesToClient: 0 };
 
@@ -279,12 +279,17 @@ export class FaultProxy {
    * Holds every chunk `ms` after it arrived (plus up to `jitterMs` chosen by
    * the seeded PRNG) and keeps the order on each connection. It applies to
    * bytes already held too: `delay(0)` releases everything that is due.
+   * With `kind`, only connections of that kind are delayed, on top of the
+   * delay for every connection (e.g. REST slower than the gateway);
+   * `delay(0, { kind })` ends it.
    */
-  delay(ms: number, options: { jitterMs?: number } = {}): void {
+  delay(ms: number, options: { jitterMs?: number; kind?: ConnectionKind | 'any' } = {}): void {
     if (!(ms >= 0)) throw new Error(`delay must be ≥ 0 ms, got ${ms}`);
-    this.delayMs = ms;
-    this.jitterMs = Math.max(0, options.jitterMs ?? 0);
-    this.note(`delay ${ms} ms${this.jitterMs ? ` (+ up to ${this.jitterMs} ms jitter)` : ''}`);
+    const kind = options.kind ?? 'any';
+    const jitterMs = Math.max(0, options.jitterMs ?? 0);
+    if (ms === 0 && jitterMs === 0) this.delays.delete(kind);
+    else this.delays.set(kind, { ms, jitterMs });
+    this.note(`delay ${ms} ms${jitterMs ? ` (+ up to ${jitterMs} ms jitter)` : ''}${kind === 'any' ? '' : ` [${kind}]`}`);
     for (const pair of this.pairs) {
       for (const dir of ['toServer', 'toClient'] as const) {
         const p = pair.pipes[dir];
@@ -376,6 +381,7 @@ export class FaultProxy {
   async heal(): Promise<void> {
     for (const cut of this.cuts.splice(0)) cut.resolve(undefined);
     this.stall(false);
+    for (const kind of [...this.delays.keys()]) if (kind !== 'any') this.delays.delete(kind);
     this.delay(0);
     await this.accept();
   }
@@ -539,7 +545,8 @@ export class FaultProxy {
     if (dir === 'toServer' && pair.kind === 'unknown') this.classify(pair, data);
     const p = pair.pipes[dir];
     const segments = dir === 'toClient' && pair.frames ? pair.frames.feed(data) : undefined;
-    p.queue.push({ data, arrivedAt: Date.now(), jitter: this.jitterMs > 0 ? this.random() * this.jitterMs : 0, segments });
+    const { jitterMs } = this.delayOf(pair);
+    p.queue.push({ data, arrivedAt: Date.now(), jitter: jitterMs > 0 ? this.random() * jitterMs : 0, segments });
     p.queuedBytes += data.length;
     this.updateFlow(pair, dir);
     this.pump(pair, dir);
@@ -597,6 +604,13 @@ export class FaultProxy {
     this.pump(pair, from);
   }
 
+  /** The delay a connection's chunks get: the one for every connection plus its kind's own. */
+  private delayOf(pair: Pair): { ms: number; jitterMs: number } {
+    const all = this.delays.get('any');
+    const own = pair.kind === 'unknown' ? undefined : this.delays.get(pair.kind);
+    return { ms: (all?.ms ?? 0) + (own?.ms ?? 0), jitterMs: (all?.jitterMs ?? 0) + (own?.jitterMs ?? 0) };
+  }
+
   private isStalled(pair: Pair, dir: Direction): boolean {
     const rule = this.stallRule;
     if (!rule || !matches(pair, rule)) return false;
@@ -620,7 +634,7 @@ export class FaultProxy {
     if (this.isStalled(pair, dir)) return;
     while (p.queue.length > 0) {
       const head = p.queue[0]!;
-      const wait = head.arrivedAt + this.delayMs + head.jitter - Date.now();
+      const wait = head.arrivedAt + this.delayOf(pair).ms + head.jitter - Date.now();
       if (wait > 0) {
         p.timer = this.setTimer(() => {
           p.timer = undefined;

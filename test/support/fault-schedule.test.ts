@@ -137,7 +137,7 @@ function doubles(scheduler: VirtualTimeScheduler) {
   const proxy: ScheduleTarget = {
     dropAll: (o) => (at(`dropAll reset=${String(o?.reset)}`), 2),
     dropRandom: (p) => (at(`dropRandom ${p}`), 1),
-    stall: (on, o) => void at(on ? `stall ${o?.direction ?? 'both'}` : 'stall off'),
+    stall: (on, o) => void at(on ? `stall ${o?.kind ? `${o.kind} ` : ''}${o?.direction ?? 'both'}` : 'stall off'),
     delay: (ms, o) => void at(`delay ${ms}+${o?.jitterMs ?? 0}`),
     cutMidFrame: (o) =>
       new Promise<CutInfo | undefined>((resolve) => {
@@ -157,6 +157,14 @@ function doubles(scheduler: VirtualTimeScheduler) {
     setServiceDown: (service, down) => void at(`emu ${service} ${down ? 'down' : 'up'}`),
     pause: () => void at('emu pause'),
     resume: () => void at('emu resume'),
+    restart: (o) =>
+      new Promise<void>((resolve) => {
+        at(`emu restart down=${o?.downMs ?? 0}`);
+        scheduler.schedule(() => {
+          at('emu listening');
+          resolve();
+        }, o?.downMs ?? 0);
+      }),
   };
   return { calls, proxy, emu };
 }
@@ -174,6 +182,7 @@ describe('runSchedule', () => {
     { atMs: 160, kind: 'delay', params: { ms: 10, delayMs: 5, jitterMs: 3 } },
     { atMs: 200, kind: 'proverDown', params: { ms: 5 } },
     { atMs: 210, kind: 'expireTokens', params: { refresh: true } },
+    { atMs: 220, kind: 'restart', params: { ms: 30 } },
   ];
 
   it('starts each fault on time and ends the lasting ones, overlapping ones included (virtual time)', async () => {
@@ -202,6 +211,8 @@ describe('runSchedule', () => {
       '200 emu prover down',
       '205 emu prover up',
       '210 emu expireTokens refresh=true',
+      '220 emu restart down=30',
+      '250 emu listening',
     ]);
     expect(log.map((e) => `${e.elapsedMs} ${e.kind} ${e.phase}`)).toEqual([
       '10 stall start',
@@ -223,7 +234,10 @@ describe('runSchedule', () => {
       '200 proverDown start',
       '205 proverDown end',
       '210 expireTokens start',
+      '220 restart start',
+      '250 restart end',
     ]);
+    expect(log.at(-1)?.detail).toBe('listening again');
     expect(log.find((e) => e.kind === 'dropAll')?.detail).toBe('dropped 2');
     expect(log.find((e) => e.kind === 'cutMidFrame' && e.phase === 'end')?.detail).toBe('disarmed unfired');
     expect(log.filter((e) => e.error)).toEqual([]);
@@ -241,6 +255,49 @@ describe('runSchedule', () => {
     expect(calls).toEqual(['140 accept']);
     expect(log.at(-1)).toMatchObject({ kind: 'refuse', phase: 'end', detail: 'ended by stop()' });
     expect(await run.done).toBe(log);
+  });
+
+  it('stop() waits until a restarted emulator listens again', async () => {
+    const scheduler = new VirtualTimeScheduler(undefined, 230);
+    const { calls, proxy, emu } = doubles(scheduler);
+    const run = runSchedule(proxy, emu, schedule, { scheduler });
+    scheduler.flush();
+    expect(calls.at(-1)).toBe('220 emu restart down=30');
+    let stopped = false;
+    const stopping = run.stop().then((log) => ((stopped = true), log));
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    scheduler.maxFrames = Infinity;
+    scheduler.flush();
+    const log = await stopping;
+    expect(calls.at(-1)).toBe('250 emu listening');
+    expect(log.at(-1)).toMatchObject({ kind: 'restart', phase: 'end', detail: 'listening again' });
+  });
+
+  it('stallHttp holds HTTP responses only; overlapping stalls hand over to the newest one still on', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const { calls, proxy, emu } = doubles(scheduler);
+    const run = runSchedule(
+      proxy,
+      emu,
+      [
+        { atMs: 10, kind: 'stall', params: { ms: 50, direction: 'both' } },
+        { atMs: 20, kind: 'stallHttp', params: { ms: 20 } },
+        { atMs: 70, kind: 'stallHttp', params: { ms: 10 } },
+      ],
+      { scheduler },
+    );
+    scheduler.flush();
+    const log = await run;
+    expect(calls).toEqual(['10 stall both', '20 stall http toClient', '40 stall both', '60 stall off', '70 stall http toClient', '80 stall off']);
+    expect(log.map((e) => `${e.elapsedMs} ${e.kind} ${e.phase}${e.detail ? ` (${e.detail})` : ''}`)).toEqual([
+      '10 stall start',
+      '20 stallHttp start',
+      '40 stallHttp end (still stalled (both))',
+      '60 stall end',
+      '70 stallHttp start',
+      '80 stallHttp end',
+    ]);
   });
 
   it('logs an error for a fault whose target is missing, and carries on', async () => {
@@ -268,7 +325,7 @@ describe('runSchedule', () => {
     const gw = await RawGateway.start(session);
     closers.push(() => gw.ws.terminate());
 
-    const schedule = faultSchedule({ seed: 3, durationMs: 400, meanGapMs: 40, maxFaultMs: 100, kinds: ['stall', 'delay', 'refuse', 'pause', 'proverDown', 'cutMidFrame', 'failHttp'] });
+    const schedule = faultSchedule({ seed: 3, durationMs: 400, meanGapMs: 40, maxFaultMs: 100, kinds: ['stall', 'delay', 'refuse', 'pause', 'proverDown', 'cutMidFrame', 'failHttp', 'restart', 'stallHttp'] });
     const entries: string[] = [];
     const log = await withFaultContext({ seed: 3, schedule, history: () => proxy.history() }, () =>
       runSchedule(proxy, emu, schedule, { onApply: (e) => entries.push(`${e.kind} ${e.phase}`) }).done,

@@ -9,7 +9,7 @@ import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 import type { CutInfo, CutOptions, Direction, DropOptions, RefuseMode, StallOptions } from './fault-proxy.js';
 import { exponential, mulberry32, pick, randomInt, toSeed } from './prng.js';
 
-/** Every kind of fault a schedule can hold: the proxy's first, then the emulator's. */
+/** Every kind of fault a schedule can hold: the proxy's, the emulator's, then kinds added later (at the end, so a schedule that names its kinds replays unchanged). */
 export const FAULT_KINDS = [
   'dropAll',
   'dropRandom',
@@ -22,6 +22,8 @@ export const FAULT_KINDS = [
   'failHttp',
   'proverDown',
   'pause',
+  'restart',
+  'stallHttp',
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -40,7 +42,11 @@ export type FaultEvent =
   | { atMs: number; kind: 'expireTokens'; params: { refresh: boolean } }
   | { atMs: number; kind: 'failHttp'; params: { status: 429 | 503; count: number; retryAfterSeconds?: number } }
   | { atMs: number; kind: 'proverDown'; params: { ms: number } }
-  | { atMs: number; kind: 'pause'; params: { ms: number } };
+  | { atMs: number; kind: 'pause'; params: { ms: number } }
+  /** The emulator is killed and restarted: sockets cut, gateway sessions lost, the port closed for `ms`. */
+  | { atMs: number; kind: 'restart'; params: { ms: number } }
+  /** HTTP responses are held for `ms` while the gateway flows (REST and gateway on different paths, one slow). */
+  | { atMs: number; kind: 'stallHttp'; params: { ms: number } };
 
 export interface FaultScheduleOptions {
   seed: number;
@@ -50,7 +56,7 @@ export interface FaultScheduleOptions {
   meanGapMs: number;
   /** Kinds to draw from, uniformly; list a kind twice to make it twice as likely. */
   kinds: readonly FaultKind[];
-  /** Longest stall, delay period, refusal, pause, prover outage or armed cut (default 400 ms). */
+  /** Longest stall, delay period, refusal, pause, prover outage, restart downtime or armed cut (default 400 ms). */
   maxFaultMs?: number;
   /** No fault before this (default 0). */
   startMs?: number;
@@ -110,6 +116,12 @@ export function faultSchedule(options: FaultScheduleOptions): FaultEvent[] {
       case 'pause':
         events.push({ atMs, kind, params: { ms: span() } });
         break;
+      case 'restart':
+        events.push({ atMs, kind, params: { ms: span() } });
+        break;
+      case 'stallHttp':
+        events.push({ atMs, kind, params: { ms: span() } });
+        break;
     }
   }
   return events;
@@ -134,6 +146,8 @@ export interface ScheduleEmulator {
   setServiceDown(service: 'prover' | 'ledger', down: boolean): void;
   pause(): void;
   resume(): void;
+  /** Kills and restarts the server; resolves once it listens again (a restart while down extends the outage). */
+  restart(options?: { downMs?: number }): Promise<unknown>;
 }
 
 /** One thing `runSchedule` did. */
@@ -174,12 +188,15 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
   private readonly pending = new Set<Subscription>();
   private outstanding = 0;
   private stopped = false;
-  private readonly stalls: Array<Extract<FaultEvent, { kind: 'stall' }>['params']> = [];
+  /** Stalls in force, oldest first; the proxy holds one rule at a time, so the newest applies. */
+  private readonly stalls: Array<{ kind: 'stall' | 'stallHttp'; rule: StallOptions }> = [];
   private readonly delays: Array<Extract<FaultEvent, { kind: 'delay' }>['params']> = [];
   private readonly refusals: Array<Extract<FaultEvent, { kind: 'refuse' }>['params']> = [];
   private readonly cuts = new Set<AbortController>();
   private pauses = 0;
   private proverOutages = 0;
+  /** Restarts whose server does not listen yet. */
+  private readonly restarts = new Set<Promise<unknown>>();
 
   constructor(
     private readonly proxy: ScheduleTarget | undefined,
@@ -210,9 +227,9 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
     // Only what this run turned on is turned off.
     const ended: FaultKind[] = [];
     if (this.stalls.length > 0) {
+      ended.push(...new Set(this.stalls.map((s) => s.kind)));
       this.stalls.length = 0;
       this.proxy?.stall(false);
-      ended.push('stall');
     }
     if (this.delays.length > 0) {
       this.delays.length = 0;
@@ -234,6 +251,8 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
       ended.push('refuse');
       await this.proxy?.accept().catch(() => undefined);
     }
+    // A restarted server cannot be hurried: wait until it listens again (its own `end` entry says so).
+    await Promise.allSettled([...this.restarts]);
     this.outstanding = 0;
     for (const kind of ended) this.record({ kind, phase: 'end', atMs: this.now(), elapsedMs: this.now(), params: {}, detail: 'ended by stop()' });
     this.finish(this.log);
@@ -295,6 +314,42 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
     return this.emu;
   }
 
+  /** A stall for the event's `ms`; when it ends, the newest stall still in force applies again, or none. */
+  private stallFor(event: Extract<FaultEvent, { kind: 'stall' | 'stallHttp' }>, rule: StallOptions): void {
+    const entry = { kind: event.kind, rule };
+    const describeRule = (r: StallOptions) => `${r.kind ? `${r.kind} ` : ''}${r.direction ?? 'both'}`;
+    this.apply(event, 'start', event.atMs, () => {
+      this.needProxy().stall(true, rule);
+      this.stalls.push(entry);
+      return undefined;
+    });
+    this.after(event, event.params.ms, () => {
+      remove(this.stalls, entry);
+      const last = this.stalls.at(-1);
+      if (last) this.needProxy().stall(true, last.rule);
+      else this.needProxy().stall(false);
+      return last ? `still stalled (${describeRule(last.rule)})` : undefined;
+    });
+  }
+
+  /** Logs the end of a restart once the emulator listens again (or why it could not). */
+  private untilRestarted(event: Extract<FaultEvent, { kind: 'restart' }>, restarted: Promise<unknown>): void {
+    this.outstanding += 1;
+    this.restarts.add(restarted);
+    const end = (error?: unknown) => {
+      this.restarts.delete(restarted);
+      const entry: AppliedFault = { kind: 'restart', phase: 'end', atMs: event.atMs + event.params.ms, elapsedMs: this.now(), params: event.params, detail: 'listening again' };
+      if (error !== undefined) {
+        delete entry.detail;
+        entry.error = error instanceof Error ? error.message : String(error);
+      }
+      this.record(entry);
+      this.outstanding -= 1;
+      this.settle();
+    };
+    restarted.then(() => end(), (error: unknown) => end(error ?? 'restart failed'));
+  }
+
   private start(event: FaultEvent): void {
     switch (event.kind) {
       case 'dropAll':
@@ -303,22 +358,12 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
       case 'dropRandom':
         this.apply(event, 'start', event.atMs, () => `dropped ${this.needProxy().dropRandom(event.params.probability)}`);
         break;
-      case 'stall': {
-        const params = event.params;
-        this.apply(event, 'start', event.atMs, () => {
-          this.needProxy().stall(true, { direction: params.direction });
-          this.stalls.push(params);
-          return undefined;
-        });
-        this.after(event, params.ms, () => {
-          remove(this.stalls, params);
-          const last = this.stalls.at(-1);
-          if (last) this.needProxy().stall(true, { direction: last.direction });
-          else this.needProxy().stall(false);
-          return last ? `still stalled (${last.direction})` : undefined;
-        });
+      case 'stall':
+        this.stallFor(event, { direction: event.params.direction });
         break;
-      }
+      case 'stallHttp':
+        this.stallFor(event, { kind: 'http', direction: 'toClient' });
+        break;
       case 'delay': {
         const params = event.params;
         this.apply(event, 'start', event.atMs, () => {
@@ -409,6 +454,15 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
           return this.proverOutages > 0 ? 'still down' : undefined;
         });
         break;
+      case 'restart': {
+        let restarted: Promise<unknown> | undefined;
+        this.apply(event, 'start', event.atMs, () => {
+          restarted = this.needEmu().restart({ downMs: event.params.ms });
+          return undefined;
+        });
+        if (restarted) this.untilRestarted(event, restarted);
+        break;
+      }
       case 'pause':
         this.apply(event, 'start', event.atMs, () => {
           const emu = this.needEmu();

@@ -189,6 +189,32 @@ describe('availability', () => {
     expect(noncesOf(emu, addressOf(alice.id))).toEqual([1, 2]);
   });
 
+  // Found by the reliability suite (tokens living 3 s): a proof finished just after the session was refreshed
+  // was stale on arrival, and the transfer asked for a preparation again while the finishing one had already
+  // given its only value: it got none, and sendToken rejected with rxjs's EmptyError instead of resolving.
+  it('a session refreshed while the proof is being made: the transfer prepares again and goes through', async () => {
+    const { emu, alice, bob } = await world();
+    let refreshDuringProof = false;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (refreshDuringProof && new URL(url).pathname === '/zk/prove') {
+        refreshDuringProof = false;
+        await harness.reauthenticate();
+      }
+      return response;
+    };
+    const harness = await open(emu, alice, { fetch });
+    // Prepared at login (so the nonce is known), then the session is refreshed: the next transfer prepares again.
+    await harness.wallet.prepare();
+    await harness.reauthenticate();
+    refreshDuringProof = true;
+    const result = await harness.wallet.sendToken({ receiver_id: bob.id, amount: 1 });
+    expect(result).toMatchObject({ ok: true, error: '' });
+    expect(proveCount(emu)).toBe(3);
+    expect(noncesOf(emu, addressOf(alice.id))).toEqual([1]);
+  });
+
   it('concurrent transfers share one preparation', async () => {
     const { emu, alice, bob } = await world();
     const { wallet } = await open(emu, alice);

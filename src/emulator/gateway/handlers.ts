@@ -4,7 +4,7 @@ import type { ApiMessageRef } from '../../model/content.js';
 import { EmulatorError } from '../errors.js';
 import { InputReader } from '../input.js';
 import type { PlatformContext } from '../platform/context.js';
-import { messageAck, postMessage, reactionAck, react, removeMessage, updateMessage } from '../platform/messages.js';
+import { canSeeMessage, messageAck, postMessage, reactionAck, react, removeMessage, updateMessage } from '../platform/messages.js';
 import type { Connection } from './connection.js';
 
 /** A reply under another op than the request's usual reply (`resume_failed` instead of `resumed`). */
@@ -55,10 +55,11 @@ function optionalFields(reader: InputReader) {
   };
 }
 
-/** A reply reference filled in from the stored message, when it is still known. */
+/** A reply reference filled in from the stored message, when it is still known and the caller may see it. */
 function referenceTo(c: HandlerContext, channelId: string, messageId: string): ApiMessageRef {
   const stored = c.platform.world.messages.get(channelId)?.byId.get(messageId);
-  if (!stored) return { message_ref_id: messageId };
+  // An ephemeral message of others must not be quoted into a reply: that would hand its content to the caller.
+  if (!stored || !canSeeMessage(stored, c.conn.userId)) return { message_ref_id: messageId };
   return {
     message_ref_id: messageId,
     ref_type: 0,

@@ -11,8 +11,20 @@ export type Audience =
   | { clanId: string; also?: readonly string[] }
   | { users: readonly string[] };
 
-/** Called for every event emitted, before delivery (the emulator's event log, tests). */
-export type EventTap = (type: Events, payload: unknown) => void;
+/** One session an event was pushed to, with the sequence number it got there. */
+export interface EventDelivery {
+  sessionId: string;
+  userId: string;
+  seq: number;
+}
+
+/**
+ * Called synchronously for every event emitted, once it is queued for the
+ * sessions it reaches and before any client can have it (the emulator's event
+ * log, tests). `deliveries` lists those sessions with the sequence number the
+ * event got in each, so a test can tell exactly what each session was sent.
+ */
+export type EventTap = (type: Events, payload: unknown, deliveries: readonly EventDelivery[]) => void;
 
 /**
  * Routes events to gateway sessions. A session receives a clan's events when
@@ -41,17 +53,20 @@ export class Hub {
   }
 
   emit<K extends Events>(type: K, payload: EventPayloadMap[K], audience: Audience): void {
-    for (const tap of this.taps) tap(type, payload);
     let json: string | undefined;
+    const deliveries: EventDelivery[] = [];
     for (const session of this.sessions.values()) {
       if (!this.reaches(session, audience)) continue;
       json ??= JSON.stringify(payload);
       const frame = session.push(type, json);
+      deliveries.push({ sessionId: session.id, userId: session.userId, seq: session.seq });
       if (session.sink && !this.paused) {
         session.sink.send(frame);
         session.sentSeq = session.seq;
       }
     }
+    // After the frames are queued, so a tap that emits in turn cannot put its event ahead of this one.
+    for (const tap of this.taps) tap(type, payload, deliveries);
   }
 
   private reaches(session: GatewaySession, audience: Audience): boolean {
@@ -96,6 +111,12 @@ export class Hub {
     for (const [id, session] of this.sessions) {
       if (!session.sink && session.detachedAt !== undefined && now - session.detachedAt > resumeWindowMs) this.sessions.delete(id);
     }
+  }
+
+  /** Forgets every session and writes again (a restarted server keeps no gateway state in memory). */
+  forgetSessions(): void {
+    this.sessions.clear();
+    this.paused = false;
   }
 
   sessionsOf(userId: string): GatewaySession[] {

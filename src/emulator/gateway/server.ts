@@ -297,6 +297,22 @@ export class GatewayServer {
     for (const upgrade of this.heldUpgrades.splice(0)) upgrade.run();
   }
 
+  /**
+   * What a killed server process leaves: every socket cut without a close
+   * frame, upgrades and frames held by a pause dropped unanswered, no longer
+   * paused. Sessions are the hub's (see `Hub.forgetSessions`); idempotency
+   * keys stay, as a real server keeps them with the messages they stored.
+   */
+  crash(): void {
+    this.paused = false;
+    for (const upgrade of this.heldUpgrades.splice(0)) upgrade.socket.destroy();
+    for (const conn of [...this.connections]) {
+      conn.held.length = 0;
+      conn.terminate();
+      this.detach(conn);
+    }
+  }
+
   /** Cuts every socket without a close frame; sessions stay resumable. */
   dropAll(): void {
     for (const conn of [...this.connections]) conn.terminate();

@@ -98,6 +98,12 @@ export class HttpServer {
     for (const run of this.held.splice(0)) run();
   }
 
+  /** Forgets requests held by a pause without answering them (their sockets are cut by a restart). */
+  dropHeld(): void {
+    this.paused = false;
+    this.held.length = 0;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';

@@ -94,6 +94,8 @@ function merge(slice: ChannelsSlice, description: ApiChannelDescription): Channe
   }
   const next = produce(existing, (draft) => {
     for (const [key, value] of Object.entries(description) as Array<[keyof ApiChannelDescription, unknown]>) {
+      // A "__proto__" key of parsed JSON is no field: assigning it would try to replace the record's prototype.
+      if (key === ('__proto__' as string)) continue;
       if (value !== undefined && !sameValue(existing[key], value)) (draft as Record<string, unknown>)[key] = value;
     }
   });

@@ -2,11 +2,13 @@ import { Events } from '../../events/names.js';
 import type { StoreAction } from '../actions.js';
 import { frozen, produce } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
+import { isRecordKey, ownEntry } from '../record-keys.js';
 import type { PresenceState } from '../records.js';
 
 type Presence = PersistentMap<Readonly<Record<string, PresenceState>>>;
 
 function join(presence: Presence, entry: PresenceState): Presence {
+  if (!isRecordKey(entry.user_id)) return presence;
   const room = presence.get(entry.channel_id) ?? {};
   return presence.set(entry.channel_id, produce(room, (draft) => {
     draft[entry.user_id] = entry;
@@ -15,7 +17,7 @@ function join(presence: Presence, entry: PresenceState): Presence {
 
 function leave(presence: Presence, channelId: string, userId: string): Presence {
   const room = presence.get(channelId);
-  if (!room?.[userId]) return presence;
+  if (!room || !ownEntry(room, userId)) return presence;
   const next = produce(room, (draft) => {
     delete draft[userId];
   });
