@@ -318,26 +318,30 @@ export class GatewayConnection {
       return;
     }
     switch (frame.kind) {
-      case 'event': {
-        const { seq } = frame.event;
+      case 'event':
+      case 'unknown_event':
+      case 'invalid_event': {
+        const seq = frame.kind === 'event' ? frame.event.seq : frame.seq;
         if (seq <= this.lastSeq) return; // already delivered (a replay overlapping what we had)
         if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
           // Something was skipped: reconnect and resume from the last event we have, which replays the gap.
           end(new AttemptEnded(4000, `event ${this.lastSeq + 1} is missing (got ${seq})`, 'resume'));
           return;
         }
+        // Counted even when it cannot be delivered: otherwise the next event looks like a gap, and the
+        // resume that follows replays the same unreadable event again, forever.
         this.lastSeq = seq;
-        try {
-          this.options.deliver(frame.event);
-        } catch (error) {
-          this.options.report(new ProtocolError(`an event could not be processed: ${error instanceof Error ? error.message : String(error)}`));
+        if (frame.kind === 'unknown_event') this.options.report(new ProtocolError(`unknown event type "${frame.type}" (ignored)`));
+        else if (frame.kind === 'invalid_event') this.options.report(frame.error);
+        else {
+          try {
+            this.options.deliver(frame.event);
+          } catch (error) {
+            this.options.report(new ProtocolError(`an event could not be processed: ${error instanceof Error ? error.message : String(error)}`));
+          }
         }
         return;
       }
-      case 'unknown_event':
-        if (frame.seq > this.lastSeq) this.lastSeq = frame.seq;
-        this.options.report(new ProtocolError(`unknown event type "${frame.type}" (ignored)`));
-        return;
       case 'hello': {
         // Heartbeats bypass everything else that is sent, so a busy client never starves them.
         const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
