@@ -21,11 +21,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { BENCH_BOT_ID, BENCH_CLAN_ID, BENCH_SESSION_ID, type FrameSet } from './channel-message-frames.js';
+import { BENCH_BOT_ID, BENCH_SESSION_ID, type FrameSet } from './channel-message-frames.js';
+import { smallWorld, type BenchWorld } from './world.js';
+
+/** Frames encoded as they are written (in order), for pushes too large to pre-encode. */
+export interface FrameStream {
+  readonly count: number;
+  /** Frames [from, up to `to`) encoded, about `bytes` long, and the index after the last one. */
+  chunk(from: number, to: number, bytes: number): { data: Buffer; next: number };
+}
 
 export interface BenchServerOptions {
-  /** Pre-encoded frames to push; frame i must carry seq i + 1 (a fresh session starts at seq 0). */
-  frames: Pick<FrameSet, 'count' | 'encoded' | 'ends'>;
+  /** Frames to push, pre-encoded or encoded as written; frame i must carry seq i + 1 (a fresh session starts at seq 0). */
+  frames: Pick<FrameSet, 'count' | 'encoded' | 'ends'> | FrameStream;
+  /**
+   * What the REST API lists (clans, their channels, DM channels, users), for
+   * the client's initial sync. Default: the one clan, four channels and forty
+   * senders of `buildChannelMessageFrames`.
+   */
+  world?: BenchWorld;
   /** Bytes handed to the socket per write (cut at a frame boundary); the writer waits for `drain` when the socket says so. */
   sliceBytes?: number;
 }
@@ -46,11 +60,23 @@ export interface BenchServerHandle {
   readonly port: number;
   /** `http://127.0.0.1:port`: the login base of a ServiceClient (host 127.0.0.1, port, useSSL false). */
   readonly baseUrl: string;
-  /** Pushes frames[0..count) to the started gateway connection that used `token`. */
-  push(token: string, count: number): Promise<PushResult>;
-  /** How many times a session was refreshed or re-authenticated (should stay at the number of logins). */
-  stats(): Promise<{ authentications: number; refreshes: number; connections: number }>;
+  /** Pushes frames[from..from + count) to the started gateway connection that used `token`. */
+  push(token: string, count: number, from?: number): Promise<PushResult>;
+  /** Counters: logins, refreshes, connections, REST requests and channel_message_send requests acknowledged. */
+  stats(): Promise<BenchServerStats>;
   close(): Promise<void>;
+}
+
+export interface BenchServerStats {
+  /** Logins (should stay at the number of clients). */
+  authentications: number;
+  /** Session refreshes (should stay at 0). */
+  refreshes: number;
+  connections: number;
+  /** REST requests answered, logins included. */
+  restRequests: number;
+  /** channel_message_send requests acknowledged. */
+  sends: number;
 }
 
 const SECRET = 'clanstream-bench-secret';
@@ -87,6 +113,25 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** `limit` and `cursor` of a list request (docs/PROTOCOL.md §3.1: limit 1..500, cursor = base64url of an offset). */
+function pageOf(url: URL, max = 500): { offset: number; limit: number } | string {
+  const rawLimit = url.searchParams.get('limit');
+  const limit = rawLimit === null || rawLimit === '' ? 100 : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) return 'limit';
+  const cursor = url.searchParams.get('cursor');
+  if (cursor === null || cursor === '') return { offset: 0, limit };
+  const offset = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Number.isInteger(offset) || offset < 0) return 'cursor';
+  return { offset, limit };
+}
+
+/** One page of a list, with `cursor` when more follow. */
+function page<T>(items: readonly T[], at: { offset: number; limit: number }): { items: T[]; cursor?: string } {
+  const end = at.offset + at.limit;
+  const slice = items.slice(at.offset, end);
+  return end < items.length ? { items: slice, cursor: Buffer.from(String(end)).toString('base64url') } : { items: slice };
+}
+
 interface GatewaySocket {
   readonly ws: WebSocket;
   /** The upgraded TCP socket under `ws`. */
@@ -98,11 +143,15 @@ interface GatewaySocket {
 /** Starts a bench server on 127.0.0.1 (port 0: any free port). */
 export async function startBenchServer(options: BenchServerOptions): Promise<BenchServerHandle> {
   const { frames } = options;
+  const world = options.world ?? smallWorld();
   const sliceBytes = options.sliceBytes ?? 256 * 1024;
   let serial = 0;
   let authentications = 0;
   let refreshes = 0;
   let connections = 0;
+  let restRequests = 0;
+  let sends = 0;
+  let nextMessageId = 1900000000000000000n;
   let baseUrl = '';
   const sockets = new Map<string, GatewaySocket>();
 
@@ -120,7 +169,9 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', baseUrl).pathname.replace(/\/$/, '');
+    restRequests += 1;
+    const url = new URL(req.url ?? '/', baseUrl);
+    const path = url.pathname.replace(/\/$/, '');
     if (req.method === 'POST' && path === '/v2/apps/authenticate/token') {
       await readBody(req);
       if (!/^basic /i.test(req.headers.authorization ?? '')) {
@@ -137,11 +188,40 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
       sendJson(res, 200, session());
       return;
     }
-    if (req.method === 'GET' && path === '/v2/clans') {
-      sendJson(res, 200, {
-        clans: [{ clan_id: BENCH_CLAN_ID, clan_name: 'Bench Clan', welcome_channel_id: '1840000000000000006', creator_id: BENCH_BOT_ID, logo: '', banner: '' }],
-      });
-      return;
+    if (req.method === 'GET' && path.startsWith('/v2/')) {
+      if (!/^bearer ./i.test(req.headers.authorization ?? '')) {
+        sendJson(res, 401, { code: 'unauthenticated', message: 'a bearer session token is required' });
+        return;
+      }
+      const list = (items: readonly unknown[], key: string) => {
+        const at = pageOf(url);
+        if (typeof at === 'string') {
+          sendJson(res, 400, { code: 'bad_request', message: `invalid ${at}`, fields: { [at]: at === 'limit' ? 'must be 1..500' : 'invalid' } });
+          return;
+        }
+        const { items: slice, cursor } = page(items, at);
+        sendJson(res, 200, cursor ? { [key]: slice, cursor } : { [key]: slice });
+      };
+      if (path === '/v2/clans') return list(world.clans, 'clans');
+      if (path === '/v2/dm') return list(world.dmChannels, 'channels');
+      const clan = /^\/v2\/clans\/(\d+)(\/channels)?$/.exec(path);
+      if (clan) {
+        const channels = world.channelsByClan.get(clan[1]!);
+        if (!channels) {
+          sendJson(res, 404, { code: 'not_found', message: `clan ${clan[1]!} not found` });
+          return;
+        }
+        if (clan[2]) return list(channels, 'channels');
+        sendJson(res, 200, world.clans.find((c) => c.clan_id === clan[1]));
+        return;
+      }
+      const user = /^\/v2\/users\/(\d+)$/.exec(path);
+      if (user) {
+        const found = world.userById(user[1]!);
+        if (found) sendJson(res, 200, found);
+        else sendJson(res, 404, { code: 'not_found', message: `user ${user[1]!} not found` });
+        return;
+      }
     }
     sendJson(res, 404, { code: 'not_found', message: `${req.method ?? 'GET'} ${path} is not served by the bench server` });
   };
@@ -232,31 +312,62 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
         reply(ws, cid, replyOp, payload ?? {});
         return;
       }
+      case 'channel_message_send': {
+        if (!entry.started) {
+          reply(ws, cid, 'error', { code: 'not_started', message: 'send start or resume first' });
+          return;
+        }
+        // Acknowledged at once, nothing stored or pushed: the benchmark measures the sender.
+        sends += 1;
+        nextMessageId += 1n;
+        const now = Math.floor(Date.now() / 1000);
+        const key = typeof payload?.idempotency_key === 'string' ? { idempotency_key: payload.idempotency_key } : {};
+        reply(ws, cid, 'channel_message_ack', {
+          message_id: String(nextMessageId),
+          channel_id: String(payload?.channel_id ?? ''),
+          clan_id: String(payload?.clan_id ?? ''),
+          mode: 2,
+          code: 0,
+          create_time_seconds: now,
+          update_time_seconds: now,
+          persistent: true,
+          ...key,
+        });
+        return;
+      }
       default:
         reply(ws, cid, 'error', { code: 'unknown_op', message: `unknown op "${op}"` });
     }
   }
 
-  /** Writes frames [0, count) to the socket in slices, waiting for `drain` whenever the socket asks to. */
-  async function push(token: string, count: number): Promise<PushResult> {
+  /** The next slice of frames [frame, to): about sliceBytes, cut at a frame boundary. */
+  function nextSlice(frame: number, to: number): { data: Buffer; next: number } {
+    if ('chunk' in frames) return frames.chunk(frame, to, sliceBytes);
+    const { encoded, ends } = frames;
+    const start = frame === 0 ? 0 : ends[frame - 1]!;
+    // The slice ends at the first frame boundary at or after start + sliceBytes.
+    let last = frame;
+    while (last < to - 1 && ends[last]! < start + sliceBytes) last += 1;
+    return { data: encoded.subarray(start, ends[last]!), next: last + 1 };
+  }
+
+  /** Writes frames [from, from + count) to the socket in slices, waiting for `drain` whenever the socket asks to. */
+  async function push(token: string, count: number, from = 0): Promise<PushResult> {
     const entry = sockets.get(token);
     if (!entry || !entry.started) throw new Error('no started gateway connection uses that token');
-    if (count > frames.count) throw new Error(`only ${frames.count} frames were built`);
+    if (from + count > frames.count) throw new Error(`only ${frames.count} frames were built`);
     const { socket } = entry;
-    const { encoded, ends } = frames;
-    const total = count === 0 ? 0 : ends[count - 1]!;
+    const to = from + count;
     const started = performance.now();
     let waits = 0;
-    let position = 0;
-    let frame = 0;
-    while (position < total) {
-      // The slice ends at the first frame boundary at or after position + sliceBytes.
-      while (frame < count - 1 && ends[frame]! < position + sliceBytes) frame += 1;
-      const end = ends[frame]!;
-      frame += 1;
-      const accepted = socket.write(encoded.subarray(position, end));
-      position = end;
-      if (!accepted && position < total) {
+    let total = 0;
+    let frame = from;
+    while (frame < to) {
+      const slice = nextSlice(frame, to);
+      frame = slice.next;
+      total += slice.data.length;
+      const accepted = socket.write(slice.data);
+      if (!accepted && frame < to) {
         waits += 1;
         await new Promise<void>((resolve, reject) => {
           const onDrain = () => {
@@ -286,7 +397,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     port,
     baseUrl,
     push,
-    stats: () => Promise.resolve({ authentications, refreshes, connections }),
+    stats: () => Promise.resolve({ authentications, refreshes, connections, restRequests, sends }),
     close: async () => {
       for (const { ws } of sockets.values()) ws.terminate();
       wss.close();

@@ -13,8 +13,8 @@ export const BENCH_SESSION_ID = '5f0c7a52-6b1e-4c1d-9a47-3c2e8f1b0d64';
 
 export const BENCH_BOT_ID = '1840000000000000001';
 export const BENCH_CLAN_ID = '1840000000000000005';
-const CHANNEL_IDS = ['1840000000000000006', '1840000000000000007', '1840000000000000008', '1840000000000000009'] as const;
-const CHANNEL_LABELS = ['general', 'random', 'bot-commands', 'announcements'] as const;
+export const CHANNEL_IDS = ['1840000000000000006', '1840000000000000007', '1840000000000000008', '1840000000000000009'] as const;
+export const CHANNEL_LABELS = ['general', 'random', 'bot-commands', 'announcements'] as const;
 
 const WORDS = [
   'hello', 'there', 'the', 'raid', 'starts', 'at', 'nine', 'who', 'is', 'in', 'gg', 'nice', 'play', 'can', 'someone',
@@ -155,14 +155,7 @@ export function buildChannelMessageFrames(count: number, seed = 0x5eed, variant:
     fMax = Math.max(fMax, bytes);
     fSum += bytes;
   }
-  const encoded = Buffer.allocUnsafe(total);
-  const ends = new Uint32Array(count);
-  let offset = 0;
-  for (let i = 0; i < count; i++) {
-    offset = writeHeader(encoded, offset, sizes[i]!);
-    offset += encoded.write(texts[i]!, offset, 'utf8');
-    ends[i] = offset;
-  }
+  const { encoded, ends } = encodeTextFrames(texts, sizes, total);
   return {
     count,
     encoded,
@@ -171,4 +164,32 @@ export function buildChannelMessageFrames(count: number, seed = 0x5eed, variant:
     payloadBytes: { min: pMin, mean: Math.round(pSum / Math.max(1, count)), max: pMax },
     frameBytes: { min: fMin, mean: Math.round(fSum / Math.max(1, count)), max: fMax },
   };
+}
+
+/**
+ * Encodes JSON texts as back-to-back server-to-client WebSocket text frames
+ * (`sizes` and `total` may be passed when already known).
+ */
+export function encodeTextFrames(texts: readonly string[], sizes?: Uint32Array, total?: number): { encoded: Buffer; ends: Uint32Array } {
+  const count = texts.length;
+  let byteSizes = sizes;
+  let length = total;
+  if (byteSizes === undefined || length === undefined) {
+    byteSizes = new Uint32Array(count);
+    length = 0;
+    for (let i = 0; i < count; i++) {
+      const bytes = Buffer.byteLength(texts[i]!);
+      byteSizes[i] = bytes;
+      length += headerLength(bytes) + bytes;
+    }
+  }
+  const encoded = Buffer.allocUnsafe(length);
+  const ends = new Uint32Array(count);
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    offset = writeHeader(encoded, offset, byteSizes[i]!);
+    offset += encoded.write(texts[i]!, offset, 'utf8');
+    ends[i] = offset;
+  }
+  return { encoded, ends };
 }

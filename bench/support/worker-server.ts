@@ -8,18 +8,34 @@
 import { Worker } from 'node:worker_threads';
 import type { BenchServerHandle, PushResult } from './bench-server.js';
 import type { FrameVariant, FrameSet } from './channel-message-frames.js';
+import type { Distribution, WorldShape } from './world.js';
 
 export interface WorkerSetup {
   frames: number;
   seed: number;
+  /** Frames of the small world (ignored with `world`). */
   variant: FrameVariant;
+  /**
+   * Serve a generated world (bench/support/world.ts) and push `frames`
+   * channel_message events over it, channels and senders picked by
+   * `distribution`; `lazy` encodes frames as they are written instead of up front.
+   */
+  world?: { shape: WorldShape; seed: number; distribution: Distribution; lazy?: boolean };
 }
 
-type Request = { type: 'push'; token: string; count: number } | { type: 'stats' } | { type: 'close' };
+/** Who the generated events reach (world frames only; not computed for lazy frames). */
+export interface FrameSpread {
+  distinctChannels: number;
+  distinctSenders: number;
+  topChannelShare: number;
+  topSenderShare: number;
+}
+
+type Request = { type: 'push'; token: string; count: number; from?: number } | { type: 'stats' } | { type: 'close' };
 export type WorkerRequest = Request & { id: number };
 
 export type WorkerReply =
-  | { type: 'listening'; port: number; payloadBytes: FrameSet['payloadBytes']; frameBytes: FrameSet['frameBytes']; sample: string }
+  | { type: 'listening'; port: number; payloadBytes: FrameSet['payloadBytes']; frameBytes: FrameSet['frameBytes']; sample: string; spread?: FrameSpread; buildMs: number }
   | { type: 'result'; id: number; result: unknown }
   | { type: 'error'; id: number; message: string };
 
@@ -28,6 +44,9 @@ export interface WorkerBenchServer extends BenchServerHandle {
   readonly frameBytes: FrameSet['frameBytes'];
   /** The first frame, as text. */
   readonly sample: string;
+  readonly spread: FrameSpread | undefined;
+  /** Time the worker took to build the world and frames. */
+  readonly buildMs: number;
 }
 
 /** Starts a worker that builds `setup.frames` frames and serves them; resolves once it listens. */
@@ -61,7 +80,9 @@ export function startBenchServerInWorker(setup: WorkerSetup): Promise<WorkerBenc
           payloadBytes: reply.payloadBytes,
           frameBytes: reply.frameBytes,
           sample: reply.sample,
-          push: (token, count) => call<PushResult>({ type: 'push', token, count }),
+          spread: reply.spread,
+          buildMs: reply.buildMs,
+          push: (token, count, from) => call<PushResult>({ type: 'push', token, count, ...(from !== undefined ? { from } : {}) }),
           stats: () => call({ type: 'stats' }),
           close: async () => {
             await call({ type: 'close' });

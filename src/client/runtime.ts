@@ -67,31 +67,33 @@ export class ClientRuntime implements ClientContext {
     readonly store: Store,
     readonly messageStore: MessageStore,
   ) {
+    // current: point lookups (the records are immutable); state: what entries() iterates, which may span awaits.
+    const current = () => store.current;
     const state = () => store.state;
     this.clans = this.view<Clan>('clan', {
-      get: (id) => this.wrapClan(state().clans.get(id)),
+      get: (id) => this.wrapClan(current().clans.get(id)),
       entries: () => mapEntries(state().clans, (r) => this.clan(r)),
       size: () => state().clans.size,
       touch: (id) => store.recency.clans.touch(id),
       load: async (id) => {
         const clan = await this.api().getClan(id);
         store.dispatch({ type: 'sync/clans', clans: [clan] });
-        return this.clan(state().clans.get(id)!);
+        return this.clan(current().clans.get(id)!);
       },
     });
     this.channels = this.view<TextChannel>('channel', {
-      get: (id) => this.wrapChannel(state().channels.get(id)),
+      get: (id) => this.wrapChannel(current().channels.get(id)),
       entries: () => mapEntries(state().channels, (r) => this.channel(r)),
       size: () => state().channels.size,
       touch: (id) => store.recency.channels.touch(id),
       load: async (id) => {
         const channel = await this.api().getChannel(id);
         store.dispatch({ type: 'sync/channels', channels: [channel] });
-        return this.channel(state().channels.get(id)!);
+        return this.channel(current().channels.get(id)!);
       },
     });
     this.users = this.view<User>('user', {
-      get: (id) => this.wrapUser(state().users.get(id)),
+      get: (id) => this.wrapUser(current().users.get(id)),
       entries: () => mapEntries(state().users, (r) => this.user(r)),
       size: () => state().users.size,
       touch: (id) => store.recency.users.touch(id),
@@ -99,7 +101,7 @@ export class ClientRuntime implements ClientContext {
       load: async (id) => {
         const user = await this.api().getUser(id);
         store.dispatch({ type: 'sync/users', users: [user] });
-        return this.user(state().users.get(id)!);
+        return this.user(current().users.get(id)!);
       },
     });
   }
@@ -160,9 +162,10 @@ export class ClientRuntime implements ClientContext {
   }
 
   clanChannels(clanId: string): CacheManager<string, TextChannel> {
+    const current = () => this.store.current;
     const state = () => this.store.state;
     const inClan = (id: string) => {
-      const record = state().channels.get(id);
+      const record = current().channels.get(id);
       return record && record.clan_id === clanId ? record : undefined;
     };
     return this.view<TextChannel>(
@@ -176,7 +179,7 @@ export class ClientRuntime implements ClientContext {
           const channel = await this.api().getChannel(id);
           if (channel.clan_id !== clanId) throw notInClan('GET /v2/channels/{channelId}', 'channel', id, clanId);
           this.store.dispatch({ type: 'sync/channels', channels: [channel] });
-          return this.channel(state().channels.get(id)!);
+          return this.channel(current().channels.get(id)!);
         },
       },
       `clan-channel:${clanId}`,
@@ -184,10 +187,11 @@ export class ClientRuntime implements ClientContext {
   }
 
   clanUsers(clanId: string): CacheManager<string, User> {
+    const current = () => this.store.current;
     const state = () => this.store.state;
     const memberOf = (id: string): User | undefined => {
-      const member = state().members.get(clanId)?.get(id);
-      const record = member ? state().users.get(id) : undefined;
+      const member = current().members.get(clanId)?.get(id);
+      const record = member ? current().users.get(id) : undefined;
       return member && record ? this.user(record, member) : undefined;
     };
     return this.view<User>(
@@ -210,9 +214,10 @@ export class ClientRuntime implements ClientContext {
   }
 
   channelMessages(channelId: string): CacheManager<string, Message> {
+    const current = () => this.store.current;
     const state = () => this.store.state;
     const find = (id: string): Message | undefined => {
-      const window = state().messages.get(channelId);
+      const window = current().messages.get(channelId);
       const held = window?.get(id);
       if (held) return this.message(held);
       // The message store answers for messages older than the window only: one missing from inside it was deleted.

@@ -529,8 +529,8 @@ export class ServiceClient implements BotSurface {
   /** Opens (or returns) the DM channel with a user; resolves null when no channel description is obtained. */
   createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
     if (typeof userId !== 'string' || userId === '') return Promise.reject(new ValidationError([{ path: 'userId', message: 'is required', code: 'invalid' }], 'DM channel'));
-    const known = this.#store.state.dmChannels.get(userId);
-    const cached = known ? this.#store.state.channels.get(known) : undefined;
+    const known = this.#store.current.dmChannels.get(userId);
+    const cached = known ? this.#store.current.channels.get(known) : undefined;
     if (cached) return Promise.resolve(cached);
     // Concurrent calls for one user share one request, so sends that wait on it go out in call order.
     let opening = this.#dmOpening.get(userId);
@@ -546,7 +546,7 @@ export class ServiceClient implements BotSurface {
     if (!channel?.channel_id) return null;
     const withPeers: ApiChannelDescription = { ...channel, user_ids: channel.user_ids ?? [userId, this.clientId ?? ''] };
     this.#store.dispatch({ type: 'sync/dm-channels', channels: [withPeers] });
-    return this.#store.state.channels.get(channel.channel_id) ?? withPeers;
+    return this.#store.current.channels.get(channel.channel_id) ?? withPeers;
   }
 
   // ---------------- token transfers (SPEC §4.1.1) ----------------

@@ -9,7 +9,9 @@ export type ServerFrame =
   | { kind: 'event'; sessionId: string; event: ClanstreamEvent }
   | { kind: 'reply'; cid: string; op: string; payload: unknown }
   | { kind: 'error'; cid: string | undefined; error: GatewayErrorPayload }
-  | { kind: 'unknown_event'; seq: number; type: string };
+  | { kind: 'unknown_event'; seq: number; type: string }
+  /** An event whose payload cannot be used: its seq still counts (a resume would replay it forever otherwise). */
+  | { kind: 'invalid_event'; seq: number; error: ProtocolError };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -69,10 +71,10 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
   if (typeof frame.seq === 'number') {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
     if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
-    if (!isRecord(payload)) return new ProtocolError(`the payload of ${shown(op)} is not an object`, text);
+    if (!isRecord(payload)) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(`the payload of ${shown(op)} is not an object`, text) };
     if (op === 'channel_message') {
       const problem = normaliseMessage(payload);
-      if (problem) return new ProtocolError(problem, text);
+      if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
     }
     const event = { type: op as Events, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
     return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };

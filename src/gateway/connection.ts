@@ -16,7 +16,6 @@ import {
   take,
   tap,
   throwError,
-  timeout,
   timer,
   type SchedulerLike,
   type Subscriber,
@@ -92,7 +91,12 @@ class AttemptEnded extends Error {
 
 interface Pending {
   readonly op: string;
-  readonly subscriber: Subscriber<{ op: string; payload: unknown }>;
+  /** The reply op the caller expects; undefined when it reads the op itself. */
+  readonly expect: string | undefined;
+  readonly subscriber: Subscriber<unknown>;
+  /** scheduler.now() after which the request times out. */
+  readonly deadline: number;
+  readonly timeoutMs: number;
 }
 
 /**
@@ -114,6 +118,9 @@ export class GatewayConnection {
   private disconnectedAt = 0;
   private resyncReason: string | undefined;
   private readonly pending = new Map<string, Pending>();
+  /** One timer for every pending request: it fires at the earliest deadline (no timer per request). */
+  private deadlineTimer: Subscription | undefined;
+  private deadlineAt = Infinity;
   private nextCid = 1;
   private loop: Subscription | undefined;
   /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
@@ -191,26 +198,66 @@ export class GatewayConnection {
   }
 
   private typedSend$<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, duringHandshake: boolean): Observable<GatewayReplyPayload<K>> {
-    return this.send$(op, payload, timeoutMs, duringHandshake).pipe(
-      map((reply) => {
-        if (reply.op !== REPLY_OP[op]) throw new ProtocolError(`${op} was answered with ${reply.op}`);
-        return reply.payload as GatewayReplyPayload<K>;
-      }),
-    );
+    return this.open$(op, payload, timeoutMs, duringHandshake, REPLY_OP[op]) as Observable<GatewayReplyPayload<K>>;
   }
 
+  /** A request whose reply op is read by the caller (resume: `resumed` or `resume_failed`). */
   private send$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean): Observable<{ op: string; payload: unknown }> {
-    return new Observable<{ op: string; payload: unknown }>((subscriber) => {
+    return this.open$(op, payload, timeoutMs, duringHandshake, undefined) as Observable<{ op: string; payload: unknown }>;
+  }
+
+  /**
+   * Sends on subscribe and emits the reply: its payload when `expect` names the reply op (any
+   * other op is a ProtocolError), else `{op, payload}`. The check happens where the reply is
+   * matched, with no operator per request: the outbox sends one of these per action.
+   */
+  private open$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined): Observable<unknown> {
+    return new Observable<unknown>((subscriber) => {
       const transport = this.transport;
       if (!transport || (!duringHandshake && !this.ready)) {
         subscriber.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
         return undefined;
       }
       const cid = String(this.nextCid++);
-      this.pending.set(cid, { op, subscriber });
+      const deadline = this.options.scheduler.now() + timeoutMs;
+      this.pending.set(cid, { op, expect, subscriber, deadline, timeoutMs });
+      this.armDeadline(deadline);
       transport.send(JSON.stringify({ cid, [op]: payload }));
-      return () => this.pending.delete(cid);
-    }).pipe(timeout({ first: timeoutMs, scheduler: this.options.scheduler, with: () => throwError(() => new TimeoutError(`gateway ${op}`, timeoutMs)) }));
+      return () => {
+        this.pending.delete(cid);
+        // Nothing left to time out: no timer may keep the process alive.
+        if (this.pending.size === 0) this.disarmDeadline();
+      };
+    });
+  }
+
+  /** Makes the shared timer fire no later than `deadline`. */
+  private armDeadline(deadline: number): void {
+    if (this.deadlineTimer && !this.deadlineTimer.closed && this.deadlineAt <= deadline) return;
+    this.disarmDeadline();
+    this.deadlineAt = deadline;
+    this.deadlineTimer = this.options.scheduler.schedule(() => this.expireRequests(), Math.max(0, deadline - this.options.scheduler.now()));
+  }
+
+  private disarmDeadline(): void {
+    this.deadlineTimer?.unsubscribe();
+    this.deadlineTimer = undefined;
+    this.deadlineAt = Infinity;
+  }
+
+  /** Times out every request past its deadline, then waits for the next earliest one. */
+  private expireRequests(): void {
+    this.deadlineTimer = undefined;
+    this.deadlineAt = Infinity;
+    const now = this.options.scheduler.now();
+    let next = Infinity;
+    for (const [cid, p] of [...this.pending]) {
+      if (p.deadline <= now) {
+        this.pending.delete(cid);
+        p.subscriber.error(new TimeoutError(`gateway ${p.op}`, p.timeoutMs));
+      } else if (p.deadline < next) next = p.deadline;
+    }
+    if (next !== Infinity) this.armDeadline(next);
   }
 
   // ---------------- the connection loop ----------------
@@ -255,6 +302,7 @@ export class GatewayConnection {
         this.transport = undefined;
         this.ready = false;
         const lost = new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false });
+        this.disarmDeadline();
         for (const [cid, pending] of [...this.pending]) {
           this.pending.delete(cid);
           pending.subscriber.error(lost);
@@ -270,26 +318,30 @@ export class GatewayConnection {
       return;
     }
     switch (frame.kind) {
-      case 'event': {
-        const { seq } = frame.event;
+      case 'event':
+      case 'unknown_event':
+      case 'invalid_event': {
+        const seq = frame.kind === 'event' ? frame.event.seq : frame.seq;
         if (seq <= this.lastSeq) return; // already delivered (a replay overlapping what we had)
         if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
           // Something was skipped: reconnect and resume from the last event we have, which replays the gap.
           end(new AttemptEnded(4000, `event ${this.lastSeq + 1} is missing (got ${seq})`, 'resume'));
           return;
         }
+        // Counted even when it cannot be delivered: otherwise the next event looks like a gap, and the
+        // resume that follows replays the same unreadable event again, forever.
         this.lastSeq = seq;
-        try {
-          this.options.deliver(frame.event);
-        } catch (error) {
-          this.options.report(new ProtocolError(`an event could not be processed: ${error instanceof Error ? error.message : String(error)}`));
+        if (frame.kind === 'unknown_event') this.options.report(new ProtocolError(`unknown event type "${frame.type}" (ignored)`));
+        else if (frame.kind === 'invalid_event') this.options.report(frame.error);
+        else {
+          try {
+            this.options.deliver(frame.event);
+          } catch (error) {
+            this.options.report(new ProtocolError(`an event could not be processed: ${error instanceof Error ? error.message : String(error)}`));
+          }
         }
         return;
       }
-      case 'unknown_event':
-        if (frame.seq > this.lastSeq) this.lastSeq = frame.seq;
-        this.options.report(new ProtocolError(`unknown event type "${frame.type}" (ignored)`));
-        return;
       case 'hello': {
         // Heartbeats bypass everything else that is sent, so a busy client never starves them.
         const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
@@ -301,7 +353,9 @@ export class GatewayConnection {
         const pending = this.pending.get(frame.cid);
         if (!pending) return; // a reply we stopped waiting for
         this.pending.delete(frame.cid);
-        pending.subscriber.next({ op: frame.op, payload: frame.payload });
+        if (pending.expect === undefined) pending.subscriber.next({ op: frame.op, payload: frame.payload });
+        else if (frame.op === pending.expect) pending.subscriber.next(frame.payload);
+        else return pending.subscriber.error(new ProtocolError(`${pending.op} was answered with ${frame.op}`));
         pending.subscriber.complete();
         return;
       }

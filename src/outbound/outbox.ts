@@ -69,10 +69,17 @@ const IDEMPOTENT: ReadonlySet<GatewayRequestOp> = new Set<GatewayRequestOp>([
   'ephemeral_message_remove',
 ]);
 
+/** 16 random bytes once per process, then a counter: unique keys without a crypto call per action. */
+let keyPrefix: string | undefined;
+let keyCounter = 0;
 function randomKey(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  if (keyPrefix === undefined) {
+    const bytes = new Uint8Array(16);
+    globalThis.crypto.getRandomValues(bytes);
+    keyPrefix = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+  keyCounter += 1;
+  return `${keyPrefix}-${keyCounter.toString(36)}`;
 }
 
 /**
@@ -88,6 +95,9 @@ export class Outbox {
   private readonly inFlight = new Set<Entry>();
   private readonly limiter: TokenBucket | undefined;
   private readonly stats = new BehaviorSubject<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 0 });
+  /** Settled so far; `publish` hands them out with the queue sizes, once per change of the whole. */
+  private sent = 0;
+  private failed = 0;
   private ready = false;
   private closed = false;
   private nextSeq = 0;
@@ -128,8 +138,7 @@ export class Outbox {
       IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
       this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0 });
-      this.publish();
-      this.pump();
+      this.pump(); // publishes the new counts
     });
   }
 
@@ -210,10 +219,9 @@ export class Outbox {
 
   private settle(entry: Entry, notify: () => void, outcome: 'sent' | 'failed'): void {
     if (!this.inFlight.delete(entry)) return;
-    const stats = this.stats.value;
-    this.stats.next({ ...stats, [outcome]: stats[outcome] + 1, inFlight: this.inFlight.size, queued: this.queue.length });
+    this[outcome] += 1;
     notify();
-    this.pump();
+    this.pump(); // publishes the new counts
   }
 
   private requeue(entry: Entry): void {
@@ -224,8 +232,10 @@ export class Outbox {
 
   private publish(): void {
     const stats = this.stats.value;
-    if (stats.queued !== this.queue.length || stats.inFlight !== this.inFlight.size) {
-      this.stats.next({ ...stats, queued: this.queue.length, inFlight: this.inFlight.size });
+    const queued = this.queue.length;
+    const inFlight = this.inFlight.size;
+    if (stats.queued !== queued || stats.inFlight !== inFlight || stats.sent !== this.sent || stats.failed !== this.failed) {
+      this.stats.next({ queued, inFlight, sent: this.sent, failed: this.failed });
     }
   }
 
@@ -243,8 +253,8 @@ export class Outbox {
       entry.attempt?.unsubscribe();
       entry.reject(reason(entry.op));
     }
-    const stats = this.stats.value;
-    if (pending.length > 0 || stats.queued > 0 || stats.inFlight > 0) this.stats.next({ ...stats, queued: 0, inFlight: 0, failed: stats.failed + pending.length });
+    this.failed += pending.length;
+    this.publish();
   }
 
   /** Rejects everything pending with a ClosedError and stops for good. */

@@ -1,5 +1,6 @@
 import type { ChannelMessage, ClanstreamEvent } from '../events/payloads.js';
 import type { ApiChannelDescription, ApiClanDesc, ApiClanMember, ApiRole, ApiUser, ApiVoiceChannelUser } from '../model/api.js';
+import type { EditToken } from './edit-token.js';
 
 /** What the store reduces: gateway events, and results of the client's own requests. */
 export type StoreAction =
@@ -29,4 +30,6 @@ export interface ReduceContext {
   /** The logged-in user. */
   readonly selfId: string | undefined;
   readonly messagesPerChannel: number;
+  /** Lets the hot paths (messages, users) change nodes made since the state was last seen, instead of copying them. */
+  readonly token?: EditToken;
 }

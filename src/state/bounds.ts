@@ -1,6 +1,7 @@
 import { Events } from '../events/names.js';
 import type { StoreAction } from './actions.js';
 import type { ClientState } from './client-state.js';
+import type { EditToken } from './edit-token.js';
 import type { CacheLimits } from './limits.js';
 import { Recency } from './recency.js';
 import { evictChannels } from './reducers/channels.js';
@@ -58,12 +59,12 @@ export class CacheRecency {
 }
 
 /** Drops least recently used entries past the limits; the same state when within them. */
-export function enforceLimits(state: ClientState, limits: CacheLimits, recency: CacheRecency): ClientState {
+export function enforceLimits(state: ClientState, limits: CacheLimits, recency: CacheRecency, token?: EditToken): ClientState {
   let next = state;
   if (next.users.size > limits.users) {
     let users = next.users;
     for (const id of recency.users.oldest(next.users.size - limits.users, (k) => users.has(k))) {
-      users = users.delete(id);
+      users = users.delete(id, token);
       recency.users.forget(id);
     }
     next = { ...next, users };
@@ -81,20 +82,23 @@ export function enforceLimits(state: ClientState, limits: CacheLimits, recency: 
     const gone = recency.channels.oldest(next.channels.size - limits.channels, (k) => channels.has(k));
     for (const id of gone) recency.channels.forget(id);
     const { channels: keptChannels, clanChannels } = evictChannels(next, gone);
-    const { messages, messageCount } = evictWindows(next, gone);
+    const { messages, messageCount } = evictWindows(next, gone, token);
     next = { ...next, channels: keptChannels, clanChannels, messages, messageCount };
   }
   if (next.messageCount > limits.messages) {
     const removed: string[] = [];
     let count = next.messageCount;
-    // Whole windows go, least recently active channel first, until the total fits.
-    for (const id of recency.windows.oldest(Number.MAX_SAFE_INTEGER, (k) => next.messages.has(k))) {
+    // Whole windows go, least recently active channel first, until the total fits (usually after
+    // one window): walked lazily rather than listing every window first.
+    for (const id of recency.windows.oldestFirst()) {
       if (count <= limits.messages) break;
-      count -= next.messages.get(id)?.size ?? 0;
-      removed.push(id);
+      const window = next.messages.get(id);
       recency.windows.forget(id);
+      if (!window) continue;
+      count -= window.size;
+      removed.push(id);
     }
-    const { messages, messageCount } = evictWindows(next, removed);
+    const { messages, messageCount } = evictWindows(next, removed, token);
     next = { ...next, messages, messageCount };
   }
   return next;

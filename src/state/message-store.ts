@@ -1,4 +1,5 @@
 import type { ChannelMessage } from '../events/payloads.js';
+import { LruList } from './lru-list.js';
 
 /**
  * Where messages are kept for replies and references after they leave the
@@ -13,23 +14,24 @@ export interface MessageStore {
 
 /** The default: the most recent `capacity` messages in memory. */
 export class InMemoryMessageStore implements MessageStore {
-  private readonly messages = new Map<string, ChannelMessage>();
+  // Keyed by message id alone (ids are unique across channels): no key to build per message.
+  private readonly messages = new LruList<ChannelMessage>();
 
   constructor(private readonly capacity: number) {}
 
   put(message: ChannelMessage): void {
-    const key = `${message.channel_id}/${message.message_id}`;
-    this.messages.delete(key);
-    this.messages.set(key, message);
-    if (this.messages.size > this.capacity) this.messages.delete(this.messages.keys().next().value as string);
+    if (this.capacity <= 0) return;
+    this.messages.set(message.message_id, message);
+    if (this.messages.size > this.capacity) this.messages.shift();
   }
 
   get(channelId: string, messageId: string): ChannelMessage | undefined {
-    return this.messages.get(`${channelId}/${messageId}`);
+    const message = this.messages.peek(messageId);
+    return message?.channel_id === channelId ? message : undefined;
   }
 
   delete(channelId: string, messageId: string): void {
-    this.messages.delete(`${channelId}/${messageId}`);
+    if (this.messages.peek(messageId)?.channel_id === channelId) this.messages.delete(messageId);
   }
 
   clear(): void {

@@ -1,3 +1,5 @@
+import type { EditToken } from './edit-token.js';
+
 /** Messages per chunk: an append copies at most one chunk and the short chunk list. */
 const CHUNK = 32;
 
@@ -7,24 +9,36 @@ export interface WindowItem {
   readonly create_time_seconds?: number;
 }
 
+/** A run of messages; changed in place only under the token it was made with. */
+interface Chunk<M> {
+  readonly owner: EditToken | undefined;
+  readonly items: M[];
+}
+
 /**
  * The most recent messages of one channel, oldest first, bounded to `limit`:
  * an immutable list of short chunks, so appending is cheap and older windows
- * stay valid for whoever still holds them.
+ * stay valid for whoever still holds them. Given an {@link EditToken}, an
+ * update reuses the chunks made under it instead of copying them (see
+ * PersistentMap).
  */
 export class MessageWindow<M extends WindowItem> {
   private constructor(
-    private readonly chunks: ReadonlyArray<readonly M[]>,
+    private readonly chunks: Array<Chunk<M>>,
     /** Number of messages held. */
     readonly size: number,
     /** Most messages the window keeps; the oldest go first. */
     readonly limit: number,
+    /** An upper bound of the ids held (ids compared as numbers): a larger id is not held. */
+    private readonly maxId: string,
+    /** The token the chunk list was made under. */
+    private readonly owner: EditToken | undefined,
   ) {
     Object.freeze(this);
   }
 
   static empty<M extends WindowItem>(limit: number): MessageWindow<M> {
-    return new MessageWindow<M>([], 0, limit);
+    return new MessageWindow<M>([], 0, limit, '', undefined);
   }
 
   /** A window of `messages` (any order; sorted by time and id), keeping the newest `limit`. */
@@ -33,15 +47,18 @@ export class MessageWindow<M extends WindowItem> {
     for (const message of messages) byId.set(message.message_id, message);
     const sorted = [...byId.values()].sort(compareMessages);
     const kept = sorted.slice(Math.max(0, sorted.length - limit));
-    const chunks: M[][] = [];
-    for (let i = 0; i < kept.length; i += CHUNK) chunks.push(kept.slice(i, i + CHUNK));
-    return new MessageWindow<M>(chunks, kept.length, limit);
+    const chunks: Array<Chunk<M>> = [];
+    for (let i = 0; i < kept.length; i += CHUNK) chunks.push({ owner: undefined, items: kept.slice(i, i + CHUNK) });
+    let maxId = '';
+    for (const m of kept) if (idAfter(m.message_id, maxId)) maxId = m.message_id;
+    return new MessageWindow<M>(chunks, kept.length, limit, maxId, undefined);
   }
 
   get(id: string): M | undefined {
+    if (idAfter(id, this.maxId)) return undefined;
     for (let c = this.chunks.length - 1; c >= 0; c -= 1) {
-      const chunk = this.chunks[c]!;
-      for (let i = chunk.length - 1; i >= 0; i -= 1) if (chunk[i]!.message_id === id) return chunk[i];
+      const items = this.chunks[c]!.items;
+      for (let i = items.length - 1; i >= 0; i -= 1) if (items[i]!.message_id === id) return items[i];
     }
     return undefined;
   }
@@ -52,48 +69,70 @@ export class MessageWindow<M extends WindowItem> {
 
   /** The newest message. */
   last(): M | undefined {
-    const chunk = this.chunks[this.chunks.length - 1];
-    return chunk?.[chunk.length - 1];
+    const items = this.chunks[this.chunks.length - 1]?.items;
+    return items?.[items.length - 1];
+  }
+
+  /** The oldest message held. */
+  first(): M | undefined {
+    return this.chunks[0]?.items[0];
   }
 
   /** Adds a message at the end (a message already held is replaced where it is). */
-  append(message: M): MessageWindow<M> {
-    if (this.has(message.message_id)) return this.replace(message.message_id, () => message);
-    const chunks = this.chunks.slice();
+  append(message: M, token?: EditToken): MessageWindow<M> {
+    // A new message's id is larger than every id held (ids grow with time): no scan of the window then.
+    const newer = idAfter(message.message_id, this.maxId);
+    if (!newer && this.has(message.message_id)) return this.replace(message.message_id, () => message, token);
+    const chunks = this.writableChunks(token);
     const last = chunks[chunks.length - 1];
-    if (last && last.length < CHUNK) chunks[chunks.length - 1] = [...last, message];
-    else chunks.push([message]);
-    return this.trimmed(chunks, this.size + 1);
+    if (last && last.items.length < CHUNK) {
+      if (owned(last, token)) last.items.push(message);
+      else chunks[chunks.length - 1] = { owner: token, items: [...last.items, message] };
+    } else chunks.push({ owner: token, items: [message] });
+
+    // Past the limit the oldest go: whole chunks, then the front of the first one.
+    let size = this.size + 1;
+    while (size > this.limit && chunks.length > 0) {
+      const first = chunks[0]!;
+      const excess = size - this.limit;
+      if (excess >= first.items.length) {
+        chunks.shift();
+        size -= first.items.length;
+      } else {
+        if (owned(first, token)) first.items.splice(0, excess);
+        else chunks[0] = { owner: token, items: first.items.slice(excess) };
+        size -= excess;
+      }
+    }
+    return new MessageWindow(chunks, size, this.limit, newer ? message.message_id : this.maxId, token);
   }
 
   /** Replaces a held message with what `fn` makes of it; unchanged when absent. */
-  replace(id: string, fn: (message: M) => M): MessageWindow<M> {
-    for (let c = this.chunks.length - 1; c >= 0; c -= 1) {
-      const chunk = this.chunks[c]!;
-      const index = chunk.findIndex((m) => m.message_id === id);
-      if (index < 0) continue;
-      const next = fn(chunk[index]!);
-      if (next === chunk[index]) return this;
-      const nextChunk = chunk.slice();
-      nextChunk[index] = next;
-      const chunks = this.chunks.slice();
-      chunks[c] = nextChunk;
-      return new MessageWindow(chunks, this.size, this.limit);
-    }
-    return this;
+  replace(id: string, fn: (message: M) => M, token?: EditToken): MessageWindow<M> {
+    const at = this.locate(id);
+    if (!at) return this;
+    const chunk = this.chunks[at.chunk]!;
+    const next = fn(chunk.items[at.index]!);
+    if (next === chunk.items[at.index]) return this;
+    const chunks = this.writableChunks(token);
+    const target = owned(chunk, token) ? chunk : { owner: token, items: chunk.items.slice() };
+    target.items[at.index] = next;
+    chunks[at.chunk] = target;
+    return new MessageWindow(chunks, this.size, this.limit, this.maxId, token);
   }
 
-  remove(id: string): MessageWindow<M> {
-    for (let c = this.chunks.length - 1; c >= 0; c -= 1) {
-      const chunk = this.chunks[c]!;
-      const index = chunk.findIndex((m) => m.message_id === id);
-      if (index < 0) continue;
-      const chunks = this.chunks.slice();
-      if (chunk.length === 1) chunks.splice(c, 1);
-      else chunks[c] = [...chunk.slice(0, index), ...chunk.slice(index + 1)];
-      return new MessageWindow(chunks, this.size - 1, this.limit);
+  remove(id: string, token?: EditToken): MessageWindow<M> {
+    const at = this.locate(id);
+    if (!at) return this;
+    const chunk = this.chunks[at.chunk]!;
+    const chunks = this.writableChunks(token);
+    if (chunk.items.length === 1) chunks.splice(at.chunk, 1);
+    else {
+      const target = owned(chunk, token) ? chunk : { owner: token, items: chunk.items.slice() };
+      target.items.splice(at.index, 1);
+      chunks[at.chunk] = target;
     }
-    return this;
+    return new MessageWindow(chunks, this.size - 1, this.limit, this.maxId, token);
   }
 
   /** Adds older (or any) messages, keeping order and the limit; a message given here replaces the held copy. */
@@ -101,31 +140,32 @@ export class MessageWindow<M extends WindowItem> {
     return messages.length === 0 ? this : MessageWindow.of([...this.values(), ...messages], this.limit);
   }
 
-  /** The oldest message held. */
-  first(): M | undefined {
-    return this.chunks[0]?.[0];
-  }
-
-  /** The messages, oldest first. */
+  /** The messages, oldest first (a new array). */
   values(): M[] {
-    return this.chunks.flat();
+    const out: M[] = [];
+    for (const chunk of this.chunks) for (const item of chunk.items) out.push(item);
+    return out;
   }
 
-  private trimmed(chunks: Array<readonly M[]>, size: number): MessageWindow<M> {
-    let count = size;
-    while (count > this.limit && chunks.length > 0) {
-      const first = chunks[0]!;
-      const excess = count - this.limit;
-      if (excess >= first.length) {
-        chunks.shift();
-        count -= first.length;
-      } else {
-        chunks[0] = first.slice(excess);
-        count -= excess;
-      }
+  private locate(id: string): { chunk: number; index: number } | undefined {
+    if (idAfter(id, this.maxId)) return undefined;
+    for (let c = this.chunks.length - 1; c >= 0; c -= 1) {
+      const index = this.chunks[c]!.items.findIndex((m) => m.message_id === id);
+      if (index >= 0) return { chunk: c, index };
     }
-    return new MessageWindow(chunks, count, this.limit);
+    return undefined;
   }
+
+  private writableChunks(token: EditToken | undefined): Array<Chunk<M>> {
+    return token !== undefined && this.owner === token ? this.chunks : this.chunks.slice();
+  }
+}
+
+const owned = <M>(chunk: Chunk<M>, token: EditToken | undefined): boolean => token !== undefined && chunk.owner === token;
+
+/** Whether id `a` is after `b` as decimal numbers (longer is larger; '' is before everything). */
+function idAfter(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length > b.length : a > b;
 }
 
 /** Oldest first: by creation time, then by id (ids grow with time). */

@@ -1,14 +1,29 @@
+import { newEditToken, type EditToken } from './edit-token.js';
+
 const WIDTH = 64;
 const MASK = WIDTH - 1;
 const SHIFT = 6;
 
+/** Nodes remember the token they were made under: only an update under that token may change them in place. */
 interface Bucket<V> {
-  readonly keys: readonly string[];
-  readonly values: readonly V[];
+  readonly owner: EditToken | undefined;
+  /** Full hashes of the keys: compared first, so a lookup reads one key string, not every key of the bucket. */
+  readonly hashes: number[];
+  readonly keys: string[];
+  readonly values: V[];
 }
 
-type Branch<V> = ReadonlyArray<Bucket<V> | undefined>;
-type Root<V> = ReadonlyArray<Branch<V> | undefined>;
+interface Branch<V> {
+  readonly owner: EditToken | undefined;
+  readonly slots: Array<Bucket<V> | undefined>;
+  /** Buckets in use, so a delete knows when the branch empties without scanning it. */
+  used: number;
+}
+
+interface Root<V> {
+  readonly owner: EditToken | undefined;
+  readonly slots: Array<Branch<V> | undefined>;
+}
 
 /** FNV-1a over UTF-16 code units: fast, and spreads sequential ids evenly. */
 function hash(key: string): number {
@@ -20,7 +35,19 @@ function hash(key: string): number {
   return h >>> 0;
 }
 
-const EMPTY_ROOT: Root<never> = Object.freeze(new Array<undefined>(WIDTH).fill(undefined));
+/** Where `key` sits in the bucket, or -1. */
+function indexIn<V>(bucket: Bucket<V>, key: string, h: number): number {
+  const { hashes, keys } = bucket;
+  for (let k = 0; k < hashes.length; k += 1) if (hashes[k] === h && keys[k] === key) return k;
+  return -1;
+}
+
+const copyBucket = <V>(bucket: Bucket<V> | undefined, token: EditToken | undefined): Bucket<V> =>
+  bucket ? { owner: token, hashes: bucket.hashes.slice(), keys: bucket.keys.slice(), values: bucket.values.slice() } : { owner: token, hashes: [], keys: [], values: [] };
+
+const owns = (node: { readonly owner: EditToken | undefined }, token: EditToken | undefined): boolean => token !== undefined && node.owner === token;
+
+const EMPTY_ROOT: Root<never> = Object.freeze({ owner: undefined, slots: Object.freeze(new Array<undefined>(WIDTH).fill(undefined)) as Array<undefined> });
 
 /**
  * An immutable string-keyed map whose updates cost the same small amount at
@@ -28,6 +55,11 @@ const EMPTY_ROOT: Root<never> = Object.freeze(new Array<undefined>(WIDTH).fill(u
  * `set` copies two 64-slot arrays and one bucket instead of the whole map.
  * (immer copies and walks every key of each container it changes, ~80 ns a
  * key: too slow for collections of 10,000 channels or 100,000 users.)
+ *
+ * Updates given an {@link EditToken} reuse the nodes made under that token
+ * instead of copying them: the store passes one between two moments where the
+ * state may be seen, so a burst of events costs no copies while every state
+ * anyone holds stays unchanged.
  *
  * Iteration order is the trie's (stable for a given set of keys), not insertion order.
  */
@@ -53,126 +85,91 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   get(key: string): V | undefined {
     const h = hash(key);
-    const bucket = this.root[h & MASK]?.[(h >>> SHIFT) & MASK];
+    const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
     if (!bucket) return undefined;
-    const index = bucket.keys.indexOf(key);
+    const index = indexIn(bucket, key, h);
     return index < 0 ? undefined : bucket.values[index];
   }
 
   has(key: string): boolean {
     const h = hash(key);
-    return this.root[h & MASK]?.[(h >>> SHIFT) & MASK]?.keys.includes(key) ?? false;
+    const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
+    return bucket !== undefined && indexIn(bucket, key, h) >= 0;
   }
 
   /** A map with `key` set to `value`; the same map when nothing changes. */
-  set(key: string, value: V): PersistentMap<V> {
+  set(key: string, value: V, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
     const i = h & MASK;
     const j = (h >>> SHIFT) & MASK;
-    const branch = this.root[i];
-    const bucket = branch?.[j];
-    let next: Bucket<V>;
-    let grew = 0;
-    if (!bucket) {
-      next = { keys: [key], values: [value] };
-      grew = 1;
-    } else {
-      const index = bucket.keys.indexOf(key);
-      if (index >= 0) {
-        if (bucket.values[index] === value) return this;
-        const values = bucket.values.slice();
-        values[index] = value;
-        next = { keys: bucket.keys, values };
-      } else {
-        next = { keys: [...bucket.keys, key], values: [...bucket.values, value] };
-        grew = 1;
-      }
+    const branch = this.root.slots[i];
+    const bucket = branch?.slots[j];
+    const index = bucket ? indexIn(bucket, key, h) : -1;
+    if (index >= 0 && bucket!.values[index] === value) return this;
+
+    const nextBucket = bucket && owns(bucket, token) ? bucket : copyBucket(bucket, token);
+    if (index >= 0) nextBucket.values[index] = value;
+    else {
+      nextBucket.hashes.push(h);
+      nextBucket.keys.push(key);
+      nextBucket.values.push(value);
     }
-    const nextBranch = branch ? branch.slice() : new Array<Bucket<V> | undefined>(WIDTH).fill(undefined);
-    nextBranch[j] = next;
-    const nextRoot = this.root.slice();
-    nextRoot[i] = nextBranch;
-    return new PersistentMap(nextRoot, this.size + grew);
+    const nextBranch = this.writableBranch(branch, token);
+    if (!bucket) nextBranch.used += 1;
+    nextBranch.slots[j] = nextBucket;
+    const nextRoot = this.writableRoot(token);
+    nextRoot.slots[i] = nextBranch;
+    return new PersistentMap(nextRoot, index >= 0 ? this.size : this.size + 1);
   }
 
   /** A map without `key`; the same map when it was absent. */
-  delete(key: string): PersistentMap<V> {
+  delete(key: string, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
     const i = h & MASK;
     const j = (h >>> SHIFT) & MASK;
-    const branch = this.root[i];
-    const bucket = branch?.[j];
-    const index = bucket ? bucket.keys.indexOf(key) : -1;
+    const branch = this.root.slots[i];
+    const bucket = branch?.slots[j];
+    const index = bucket ? indexIn(bucket, key, h) : -1;
     if (!branch || !bucket || index < 0) return this;
-    const nextBranch = branch.slice();
-    if (bucket.keys.length === 1) nextBranch[j] = undefined;
-    else {
-      const keys = bucket.keys.slice();
-      const values = bucket.values.slice();
-      keys.splice(index, 1);
-      values.splice(index, 1);
-      nextBranch[j] = { keys, values };
+
+    const nextBranch = this.writableBranch(branch, token);
+    if (bucket.keys.length === 1) {
+      nextBranch.slots[j] = undefined;
+      nextBranch.used -= 1;
+    } else {
+      const nextBucket = owns(bucket, token) ? bucket : copyBucket(bucket, token);
+      nextBucket.hashes.splice(index, 1);
+      nextBucket.keys.splice(index, 1);
+      nextBucket.values.splice(index, 1);
+      nextBranch.slots[j] = nextBucket;
     }
-    const nextRoot = this.root.slice();
-    nextRoot[i] = nextBranch.some((b) => b !== undefined) ? nextBranch : undefined;
+    const nextRoot = this.writableRoot(token);
+    nextRoot.slots[i] = nextBranch.used > 0 ? nextBranch : undefined;
     return new PersistentMap(nextRoot, this.size - 1);
   }
 
   /** Sets `key` to what `fn` makes of its current value; `undefined` deletes it. */
-  update(key: string, fn: (current: V | undefined) => V | undefined): PersistentMap<V> {
+  update(key: string, fn: (current: V | undefined) => V | undefined, token?: EditToken): PersistentMap<V> {
     const current = this.get(key);
     const next = fn(current);
     if (next === current) return this;
-    return next === undefined ? this.delete(key) : this.set(key, next);
+    return next === undefined ? this.delete(key, token) : this.set(key, next, token);
   }
 
   /** Sets many entries at once, copying each touched branch and bucket once. */
-  setMany(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
-    const root = this.root.slice() as Array<Branch<V> | undefined>;
-    const copiedBranches = new Set<number>();
-    const copiedBuckets = new Set<number>();
-    let size = this.size;
-    let changed = false;
-    for (const [key, value] of entries) {
-      const h = hash(key);
-      const i = h & MASK;
-      const j = (h >>> SHIFT) & MASK;
-      if (!copiedBranches.has(i)) {
-        root[i] = root[i] ? root[i]!.slice() : new Array<Bucket<V> | undefined>(WIDTH).fill(undefined);
-        copiedBranches.add(i);
-      }
-      const branch = root[i] as Array<Bucket<V> | undefined>;
-      const slot = i * WIDTH + j;
-      let bucket = branch[j] as { keys: string[]; values: V[] } | undefined;
-      if (!bucket) {
-        bucket = { keys: [], values: [] };
-        branch[j] = bucket;
-        copiedBuckets.add(slot);
-      } else if (!copiedBuckets.has(slot)) {
-        bucket = { keys: bucket.keys.slice(), values: bucket.values.slice() };
-        branch[j] = bucket;
-        copiedBuckets.add(slot);
-      }
-      const index = bucket.keys.indexOf(key);
-      if (index >= 0) {
-        if (bucket.values[index] !== value) {
-          bucket.values[index] = value;
-          changed = true;
-        }
-      } else {
-        bucket.keys.push(key);
-        bucket.values.push(value);
-        size += 1;
-        changed = true;
-      }
-    }
-    return changed ? new PersistentMap(root, size) : this;
+  setMany(entries: Iterable<readonly [string, V]>, token?: EditToken): PersistentMap<V> {
+    // A token of its own, when none is given: nodes are copied once, then changed in place,
+    // and no later update can change them (nobody else holds this token).
+    const batch = token ?? newEditToken();
+    let next: PersistentMap<V> = this;
+    for (const [key, value] of entries) next = next.set(key, value, batch);
+    return next;
   }
 
   *entries(): IterableIterator<[string, V]> {
-    for (const branch of this.root) {
+    for (const branch of this.root.slots) {
       if (!branch) continue;
-      for (const bucket of branch) {
+      for (const bucket of branch.slots) {
         if (!bucket) continue;
         for (let k = 0; k < bucket.keys.length; k += 1) yield [bucket.keys[k]!, bucket.values[k]!];
       }
@@ -189,5 +186,14 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   [Symbol.iterator](): IterableIterator<[string, V]> {
     return this.entries();
+  }
+
+  private writableRoot(token: EditToken | undefined): Root<V> {
+    return owns(this.root, token) ? this.root : { owner: token, slots: this.root.slots.slice() };
+  }
+
+  private writableBranch(branch: Branch<V> | undefined, token: EditToken | undefined): Branch<V> {
+    if (branch && owns(branch, token)) return branch;
+    return branch ? { owner: token, slots: branch.slots.slice(), used: branch.used } : { owner: token, slots: new Array<Bucket<V> | undefined>(WIDTH).fill(undefined), used: 0 };
   }
 }

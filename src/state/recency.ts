@@ -1,13 +1,13 @@
+import { LruList } from './lru-list.js';
+
 /**
- * Least-recently-used order of keys (a Map keeps insertion order, so
- * re-inserting a key moves it to the end). Lives beside the immutable state:
+ * Least-recently-used order of keys. Lives beside the immutable state:
  * reading a cache entry counts as use without changing the state.
  */
 export class Recency {
-  private readonly order = new Map<string, true>();
+  private readonly order = new LruList<true>();
 
   touch(key: string): void {
-    this.order.delete(key);
     this.order.set(key, true);
   }
 
@@ -24,6 +24,11 @@ export class Recency {
       else this.order.delete(key);
     }
     return out;
+  }
+
+  /** Every key, least recently used first, walked lazily (forgetting the key just visited is allowed). */
+  oldestFirst(): IterableIterator<string> {
+    return this.order.keys();
   }
 
   clear(): void {

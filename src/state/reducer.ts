@@ -13,14 +13,14 @@ import { reduceUsers } from './reducers/users.js';
 export function reduce(state: ClientState, action: StoreAction, context: ReduceContext): ClientState {
   const clans = reduceClans(state.clans, action, context);
   const channelsSlice = reduceChannels(state, action, context);
-  const users = reduceUsers(state.users, action);
+  const users = reduceUsers(state.users, action, context);
   const members = reduceMembers(state.members, action, context);
   let messagesSlice = reduceMessages(state, action, context);
   let presenceAfter = reducePresence(state.presence, action);
   // A channel the cache forgot (deleted, left, no longer listed) takes its messages and room presence along.
   for (const id of channelsSlice.removed ?? []) {
     if (channelsSlice.channels.has(id)) continue;
-    messagesSlice = evictWindows(messagesSlice, [id]);
+    messagesSlice = evictWindows(messagesSlice, [id], context.token);
     presenceAfter = presenceAfter.delete(id);
   }
   const dmChannels = reduceDmChannels(state.dmChannels, action, context);

@@ -1,9 +1,10 @@
-import { BehaviorSubject, distinctUntilChanged, map, scan, Subject, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, distinctUntilChanged, map, scan, Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { StoreAction } from './actions.js';
 import { CacheRecency, enforceLimits } from './bounds.js';
 import { INITIAL_STATE, type ClientState } from './client-state.js';
+import { newEditToken } from './edit-token.js';
 import { CACHE_LIMITS, type CacheLimits } from './limits.js';
 import { reduce } from './reducer.js';
 
@@ -12,7 +13,7 @@ export interface StoreOptions {
   limits?: Partial<CacheLimits>;
   /** The logged-in user, read per action (for "the bot itself left" and similar). */
   selfId: () => string | undefined;
-  /** A reducer that throws is reported here; the state stays as it was. */
+  /** A reducer that throws is reported here; the store keeps going with the state it had. */
   report: (error: ClanstreamError) => void;
 }
 
@@ -20,6 +21,12 @@ export interface StoreOptions {
  * The one store: every action (gateway events and the client's own request
  * results) is reduced with RxJS `scan`, synchronously, so the new state is
  * in place before `dispatch` returns — and thus before any listener runs.
+ *
+ * States are immutable to everyone outside. Inside, the hot reducers may
+ * change nodes made since the state was last handed out (an edit token, see
+ * PersistentMap), so a stream of events nobody looks at in between costs no
+ * copies: `state`, `state$` and `select` hand the state out and retire the
+ * token; `current` is for a lookup on the spot and does not.
  */
 export class Store {
   readonly limits: CacheLimits;
@@ -27,18 +34,35 @@ export class Store {
   private readonly actions = new Subject<StoreAction>();
   private readonly states = new BehaviorSubject<ClientState>(INITIAL_STATE);
   private readonly subscription: Subscription;
+  private token = newEditToken();
   /** Every state, starting with the current one. */
-  readonly state$: Observable<ClientState> = this.states.asObservable();
+  readonly state$: Observable<ClientState> = defer(() => {
+    this.handOut();
+    return this.states;
+  });
 
   constructor(private readonly options: StoreOptions) {
     this.limits = Object.freeze({ ...CACHE_LIMITS, ...options.limits });
     this.subscription = this.actions.pipe(scan((state: ClientState, action: StoreAction) => this.reduceSafely(state, action), INITIAL_STATE)).subscribe((state) => {
-      if (state !== this.states.value) this.states.next(state);
+      if (state === this.states.value) return;
+      // Subscribers of state$ receive this state: it must not change after this point.
+      if (this.states.observed) this.handOut();
+      this.states.next(state);
     });
   }
 
-  /** The current state. */
+  /** The current state, safe to keep: later events never change it. */
   get state(): ClientState {
+    this.handOut();
+    return this.states.value;
+  }
+
+  /**
+   * The current state for a lookup right now (`current.users.get(id)`). The
+   * records it returns are immutable; the containers may change with the next
+   * event, so never keep it or iterate it across an `await`: use `state`.
+   */
+  get current(): ClientState {
     return this.states.value;
   }
 
@@ -51,13 +75,22 @@ export class Store {
     return this.state$.pipe(map(selector), distinctUntilChanged());
   }
 
+  /** The state is about to be seen: later updates copy what they change instead of reusing it. */
+  private handOut(): void {
+    this.token = newEditToken();
+  }
+
   private reduceSafely(state: ClientState, action: StoreAction): ClientState {
     try {
       this.recency.noteAction(action);
-      const next = reduce(state, action, { selfId: this.options.selfId(), messagesPerChannel: this.limits.messagesPerChannel });
-      return next === state ? state : enforceLimits(next, this.limits, this.recency);
+      const context = { selfId: this.options.selfId(), messagesPerChannel: this.limits.messagesPerChannel, token: this.token };
+      const next = reduce(state, action, context);
+      return next === state ? state : enforceLimits(next, this.limits, this.recency, this.token);
     } catch (error) {
-      // A reducer bug must not stop the store: keep the state and say what failed.
+      // A reducer bug must not stop the store: keep the state and say what failed. The failed update
+      // may already have applied part of the event in place; retiring the token stops anything
+      // building on a half-made node.
+      this.handOut();
       this.options.report(new ProtocolError(`the cache could not apply ${action.type}: ${error instanceof Error ? error.message : String(error)}`));
       return state;
     }

@@ -10,11 +10,11 @@ import type { Message } from './message.js';
  * message is built from the request and the ack, and cached.
  */
 export function deliveredMessage(ctx: ClientContext, channel: ChannelState, request: ChannelMessageSendRequest, ack: ChannelMessageAck): Message {
-  const cached = ctx.store.state.messages.get(ack.channel_id)?.get(ack.message_id);
+  const cached = ctx.store.current.messages.get(ack.channel_id)?.get(ack.message_id);
   if (cached) return ctx.message(cached);
   const selfId = ctx.clientId() ?? '';
-  const self = ctx.store.state.users.get(selfId);
-  const member = ctx.store.state.members.get(channel.clan_id)?.get(selfId);
+  const self = ctx.store.current.users.get(selfId);
+  const member = ctx.store.current.members.get(channel.clan_id)?.get(selfId);
   const message: ChannelMessage = {
     id: ack.message_id,
     message_id: ack.message_id,
@@ -42,6 +42,6 @@ export function deliveredMessage(ctx: ClientContext, channel: ChannelState, requ
   };
   ctx.store.dispatch({ type: 'sync/messages', channelId: ack.channel_id, messages: [message] });
   ctx.messageStore.put(message);
-  const stored = ctx.store.state.messages.get(ack.channel_id)?.get(ack.message_id);
+  const stored = ctx.store.current.messages.get(ack.channel_id)?.get(ack.message_id);
   return ctx.message(stored ?? message);
 }

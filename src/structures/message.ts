@@ -83,7 +83,7 @@ export class Message {
   }
 
   private channelState() {
-    const channel = this.#ctx.store.state.channels.get(this.channel_id);
+    const channel = this.#ctx.store.current.channels.get(this.channel_id);
     if (!channel) throw new ValidationError([{ path: 'channel_id', message: `channel ${this.channel_id} is not cached; fetch it first`, code: 'invalid' }], 'message');
     return channel;
   }
@@ -138,14 +138,14 @@ export class Message {
       checkMessage(body, { ...options, attachments: attachments ?? [...this.attachments] });
       const request = defined({ clan_id: this.clan_id, channel_id: this.channel_id, message_id: this.message_id, mode: this.mode, content: body, ...options, idempotency_key: byObject?.idempotency_key });
       return this.#ctx.outbox.enqueue('channel_message_update', request).then((ack) => {
-        const cached = this.#ctx.store.state.messages.get(this.channel_id)?.get(this.message_id);
+        const cached = this.#ctx.store.current.messages.get(this.channel_id)?.get(this.message_id);
         // The edit's own event normally arrived first; if not, apply the edit as that event would.
         if (!cached || cached.update_time_seconds < ack.update_time_seconds || cached.content.t !== body.t) {
           const base = cached ?? this.record;
           const edit: ChannelMessage = { ...base, code: TypeMessage.ChatUpdate, content: body, mentions: mentions ?? [...base.mentions], attachments: attachments ?? [...base.attachments], topic_id: topic_id ?? base.topic_id, update_time_seconds: ack.update_time_seconds };
           this.#ctx.store.dispatch({ type: Events.ChannelMessage, seq: 0, data: edit });
         }
-        const stored = this.#ctx.store.state.messages.get(this.channel_id)?.get(this.message_id);
+        const stored = this.#ctx.store.current.messages.get(this.channel_id)?.get(this.message_id);
         return stored ? this.#ctx.message(stored) : this;
       });
     } catch (error) {

@@ -49,7 +49,7 @@ export class User {
 
   /** Id of the DM channel with this user, once known. */
   get dmChannelId(): string {
-    return this.#ctx.store.state.dmChannels.get(this.id) ?? '';
+    return this.#ctx.store.current.dmChannels.get(this.id) ?? '';
   }
 
   /** Sends a direct message; the DM channel is created first when none exists (and remembered). */
@@ -63,7 +63,7 @@ export class User {
       if (!created?.channel_id) throw new ValidationError([{ path: 'user', message: `no DM channel could be opened with user ${this.id}`, code: 'invalid' }], 'direct message');
       channelId = created.channel_id;
     }
-    const channel = this.#ctx.store.state.channels.get(channelId) ?? { channel_id: channelId, clan_id: DM_CLAN_ID };
+    const channel = this.#ctx.store.current.channels.get(channelId) ?? { channel_id: channelId, clan_id: DM_CLAN_ID };
     const request = defined({ clan_id: DM_CLAN_ID, channel_id: channelId, mode: ChannelStreamMode.STREAM_MODE_DM, is_public: false, content: body, ...options });
     const ack = await this.#ctx.outbox.enqueue('channel_message_send', request);
     return deliveredMessage(this.#ctx, channel, request, ack);

@@ -56,6 +56,11 @@ function expectWellFormed(frame: ServerFrame): void {
       expect(typeof frame.error.code).toBe('string');
       expect(typeof frame.error.message).toBe('string');
       return;
+    case 'invalid_event':
+      expect(Number.isSafeInteger(frame.seq) && frame.seq >= 1).toBe(true);
+      expect(frame.error).toBeInstanceOf(ProtocolError);
+      expect(frame.error.excerpt.length).toBeLessThanOrEqual(201);
+      return;
     case 'unknown_event':
       expect(Number.isSafeInteger(frame.seq) && frame.seq >= 1).toBe(true);
       expect(typeof frame.type).toBe('string');
@@ -190,7 +195,8 @@ describe('decodeFrame: properties', () => {
         const raw = JSON.parse(payloadText) as Record<string, unknown>;
         const hasIds = (typeof raw.message_id === 'string' || typeof raw.id === 'string') && typeof raw.channel_id === 'string';
         if (!hasIds) {
-          expect(frame).toBeInstanceOf(ProtocolError);
+          // Refused, with its seq kept so the connection still counts it.
+          expect(frame).toMatchObject({ kind: 'invalid_event', seq });
           return;
         }
         if (frame instanceof ProtocolError || frame.kind !== 'event') throw new Error(`a channel_message with ids was refused: ${payloadText}`);

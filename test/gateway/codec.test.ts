@@ -42,8 +42,10 @@ function decoded(text: string): ServerFrame {
 
 function refused(text: string): ProtocolError {
   const frame = decodeFrame(text);
-  if (!(frame instanceof ProtocolError)) throw new Error(`expected a ProtocolError for ${text.slice(0, 80)}, got ${frame.kind}`);
-  return frame;
+  if (frame instanceof ProtocolError) return frame;
+  // An event with a usable seq but an unusable payload: refused, its seq kept (see the connection).
+  if (frame.kind === 'invalid_event') return frame.error;
+  throw new Error(`expected a ProtocolError for ${text.slice(0, 80)}, got ${frame.kind}`);
 }
 
 describe('decodeFrame: frame kinds', () => {
@@ -141,8 +143,6 @@ describe('decodeFrame: bad input never throws', () => {
     ['a negative seq', '{"seq":-1,"session_id":"S","channel_message":{}}', /invalid seq/],
     ['a fractional seq', '{"seq":1.5,"session_id":"S","channel_message":{}}', /invalid seq/],
     ['an unsafe seq', '{"seq":18014398509481984,"session_id":"S","channel_message":{}}', /invalid seq/],
-    ['an event payload that is not an object', '{"seq":1,"session_id":"S","role_event":"x"}', /payload of role_event is not an object/],
-    ['an event payload that is an array', '{"seq":1,"session_id":"S","notifications":[]}', /payload of notifications is not an object/],
     ['an error without code and message', '{"cid":"1","error":{"oops":true}}', /error frame has no code and message/],
     ['an error that is a string', '{"error":"boom"}', /error frame has no code and message/],
     ['hello without an interval', '{"hello":{"protocol":1}}', /hello has no heartbeat interval/],
@@ -151,6 +151,15 @@ describe('decodeFrame: bad input never throws', () => {
     ['a seq given as a string', '{"seq":"1","channel_message":{}}', /neither seq nor cid/],
     ['a __proto__ key', '{"__proto__":{"polluted":true}}', /neither seq nor cid/],
   ];
+
+  it.each([
+    ['an event payload that is not an object', '{"seq":4,"session_id":"S","role_event":"x"}', /payload of role_event is not an object/],
+    ['an event payload that is an array', '{"seq":4,"session_id":"S","notifications":[]}', /payload of notifications is not an object/],
+  ])('%s → invalid_event: a ProtocolError, and its seq still counts', (_name, text, message) => {
+    const frame = decodeFrame(text);
+    expect(frame).toMatchObject({ kind: 'invalid_event', seq: 4 });
+    expect(refused(text).message).toMatch(message);
+  });
 
   it.each(cases)('%s → ProtocolError', (_name, text, message) => {
     let result: ServerFrame | ProtocolError | undefined;
@@ -185,7 +194,7 @@ describe('decodeFrame: bad input never throws', () => {
         protocolErrors += 1;
         expect(result.excerpt.length).toBeLessThanOrEqual(201);
       } else {
-        expect(['hello', 'event', 'reply', 'error', 'unknown_event']).toContain(result.kind);
+        expect(['hello', 'event', 'reply', 'error', 'unknown_event', 'invalid_event']).toContain(result.kind);
       }
     }
     expect(protocolErrors).toBeGreaterThan(1000);

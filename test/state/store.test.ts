@@ -202,6 +202,15 @@ describe('channel messages', () => {
     expect(windowIds(store.state)).toEqual(['m1']);
   });
 
+  it('with messagesPerChannel 0 no message is kept; the channel and the sender are still learned', () => {
+    const { store } = seeded({ messagesPerChannel: 0 });
+    store.dispatch(messageEvent({ message_id: 'm1', sender_id: 'carol', username: 'carol' }));
+    expect(store.state.messages.size).toBe(0);
+    expect(store.state.messageCount).toBe(0);
+    expect(store.state.users.get('carol')?.username).toBe('carol');
+    expect(store.state.channels.has(CHANNEL)).toBe(true);
+  });
+
   it('typing in a channel with no messages yet creates no window', () => {
     const { store } = seeded();
     store.dispatch(messageEvent({ message_id: 'typing-1', code: TypeMessage.Typing, content: {} }));

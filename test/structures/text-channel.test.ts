@@ -60,7 +60,7 @@ describe('send', () => {
     // It went through the outbox, once, with an idempotency key.
     const frames = w.emu.wire.frames('channel_message_send');
     expect(frames).toHaveLength(1);
-    expect(frames[0]?.body).toMatchObject({ channel_id: w.general, idempotency_key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(frames[0]?.body).toMatchObject({ channel_id: w.general, idempotency_key: expect.stringMatching(/^[0-9a-f]{32}-[0-9a-z]+$/) }); // a random prefix per process, then a counter
   });
 
   it('with an options object in place of the positional parameters', async () => {

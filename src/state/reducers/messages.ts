@@ -2,7 +2,8 @@ import { Events } from '../../events/names.js';
 import type { ChannelMessage, MessageReaction } from '../../events/payloads.js';
 import { TypeMessage } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
-import { frozen, produce } from '../immer.js';
+import type { EditToken } from '../edit-token.js';
+import { frozen, frozenRecord, produce } from '../immer.js';
 import { MessageWindow } from '../message-window.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { MessageState } from '../records.js';
@@ -15,10 +16,10 @@ export interface MessagesSlice {
 /** Codes that are not messages to keep: typing and read indicators. */
 const TRANSIENT_CODES = new Set<number>([TypeMessage.Typing, TypeMessage.Indicator]);
 
-function withWindow(slice: MessagesSlice, channelId: string, next: MessageWindow<MessageState>): MessagesSlice {
+function withWindow(slice: MessagesSlice, channelId: string, next: MessageWindow<MessageState>, token: EditToken | undefined): MessagesSlice {
   const previous = slice.messages.get(channelId);
   if (previous === next) return slice;
-  const messages = next.size === 0 ? slice.messages.delete(channelId) : slice.messages.set(channelId, next);
+  const messages = next.size === 0 ? slice.messages.delete(channelId, token) : slice.messages.set(channelId, next, token);
   return { messages, messageCount: slice.messageCount - (previous?.size ?? 0) + next.size };
 }
 
@@ -50,38 +51,41 @@ function reacted(message: MessageState, event: MessageReaction): MessageState {
 
 /** Messages: a bounded window per channel, kept current by new messages, edits, deletions and reactions. */
 export function reduceMessages(slice: MessagesSlice, action: StoreAction, context: ReduceContext): MessagesSlice {
+  const { token } = context;
   switch (action.type) {
     case Events.ChannelMessage: {
+      // Message caching turned off (messagesPerChannel: 0): nothing to keep.
+      if (context.messagesPerChannel <= 0) return slice;
       const message = action.data;
       const window = windowOf(slice, message.channel_id, context);
       switch (message.code) {
         case TypeMessage.ChatUpdate:
         case TypeMessage.UpdateEphemeralMsg:
-          return withWindow(slice, message.channel_id, window.has(message.message_id) ? window.replace(message.message_id, (m) => edited(m, message)) : window.merge([frozen(message)]));
+          return withWindow(slice, message.channel_id, window.has(message.message_id) ? window.replace(message.message_id, (m) => edited(m, message), token) : window.merge([frozen(message)]), token);
         case TypeMessage.ChatRemove:
         case TypeMessage.DeleteEphemeralMsg:
-          return withWindow(slice, message.channel_id, window.remove(message.message_id));
+          return withWindow(slice, message.channel_id, window.remove(message.message_id, token), token);
         default:
           if (TRANSIENT_CODES.has(message.code)) return slice;
-          return withWindow(slice, message.channel_id, window.append(frozen(message)));
+          return withWindow(slice, message.channel_id, window.append(frozenRecord(message), token), token);
       }
     }
     case Events.MessageReaction: {
       const window = slice.messages.get(action.data.channel_id);
       if (!window) return slice;
-      return withWindow(slice, action.data.channel_id, window.replace(action.data.message_id, (m) => reacted(m, action.data)));
+      return withWindow(slice, action.data.channel_id, window.replace(action.data.message_id, (m) => reacted(m, action.data), token), token);
     }
     case 'sync/messages': {
       const messages = action.messages.map((m) => frozen(m));
       const next = action.replace ? MessageWindow.of(messages, context.messagesPerChannel) : windowOf(slice, action.channelId, context).merge(messages);
-      return withWindow(slice, action.channelId, next);
+      return withWindow(slice, action.channelId, next, token);
     }
     case 'local/message-removed': {
       const window = slice.messages.get(action.channelId);
-      return window ? withWindow(slice, action.channelId, window.remove(action.messageId)) : slice;
+      return window ? withWindow(slice, action.channelId, window.remove(action.messageId, token), token) : slice;
     }
     case Events.ChannelDeleted:
-      return withWindow(slice, action.data.channel_id, MessageWindow.empty(context.messagesPerChannel));
+      return withWindow(slice, action.data.channel_id, MessageWindow.empty(context.messagesPerChannel), token);
     case 'local/reset':
       return { messages: PersistentMap.empty(), messageCount: 0 };
     default:
@@ -90,11 +94,11 @@ export function reduceMessages(slice: MessagesSlice, action: StoreAction, contex
 }
 
 /** Drops the windows of some channels (eviction). */
-export function evictWindows(slice: MessagesSlice, channelIds: Iterable<string>): MessagesSlice {
+export function evictWindows(slice: MessagesSlice, channelIds: Iterable<string>, token?: EditToken): MessagesSlice {
   let next = slice;
   for (const id of channelIds) {
     const window = next.messages.get(id);
-    if (window) next = { messages: next.messages.delete(id), messageCount: next.messageCount - window.size };
+    if (window) next = { messages: next.messages.delete(id, token), messageCount: next.messageCount - window.size };
   }
   return next;
 }

@@ -1,7 +1,8 @@
 import { Events } from '../../events/names.js';
 import type { EventUser } from '../../events/payloads.js';
 import type { ApiUser } from '../../model/api.js';
-import type { StoreAction } from '../actions.js';
+import type { ReduceContext, StoreAction } from '../actions.js';
+import type { EditToken } from '../edit-token.js';
 import { frozen } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { UserState } from '../records.js';
@@ -21,19 +22,19 @@ function userFromEvent(user: EventUser): UserState {
 }
 
 /** Inserts or refreshes a user, keeping the map unchanged when nothing differs (the hot path of every message). */
-function upsert(users: PersistentMap<UserState>, id: string, username: string, displayName: string, avatar: string): PersistentMap<UserState> {
+function upsert(users: PersistentMap<UserState>, id: string, username: string, displayName: string, avatar: string, token: EditToken | undefined): PersistentMap<UserState> {
   if (!id || !username) return users;
   const existing = users.get(id);
   if (existing && existing.username === username && existing.display_name === (displayName || username) && existing.avatar === avatar) return users;
-  return users.set(id, frozen({ ...existing, id, username, display_name: displayName || username, avatar }));
+  return users.set(id, frozen({ ...existing, id, username, display_name: displayName || username, avatar }), token);
 }
 
 /** Users: learned from members, channel events and the senders of messages. */
-export function reduceUsers(users: PersistentMap<UserState>, action: StoreAction): PersistentMap<UserState> {
+export function reduceUsers(users: PersistentMap<UserState>, action: StoreAction, context: Pick<ReduceContext, 'token'> = {}): PersistentMap<UserState> {
   switch (action.type) {
     case Events.ChannelMessage: {
       const m = action.data;
-      return upsert(users, m.sender_id, m.username, m.display_name, m.avatar);
+      return upsert(users, m.sender_id, m.username, m.display_name, m.avatar, context.token);
     }
     case Events.AddClanUser:
       return users.set(action.data.user.user_id, userFromEvent(action.data.user));
