@@ -181,6 +181,7 @@ function expectPlainState(state: unknown): void {
 function feedEvent(store: ReturnType<typeof newStore>['store'], type: string, payloadText: string, seq: number): ProtocolError | undefined {
   const decoded = decodeFrame(`{"seq":${seq},"session_id":"S",${JSON.stringify(type)}:${payloadText}}`);
   if (decoded instanceof ProtocolError) return decoded;
+  if (decoded.kind === 'invalid_event') return decoded.error;
   if (decoded.kind !== 'event') throw new Error(`expected an event, got ${decoded.kind}`);
   store.dispatch(decoded.event);
   return undefined;
