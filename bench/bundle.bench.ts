@@ -78,6 +78,7 @@ export async function run(): Promise<BenchResult[]> {
   return [
     {
       title: 'Browser bundle size (clanstream/browser)',
+      targets: [{ target: `minified + gzip ≤ ${kib(GZIP_BUDGET_BYTES)}`, measured: kib(gzipped), met: gzipped <= GZIP_BUDGET_BYTES }],
       body: [
         'The `clanstream` entry bundled for browsers with esbuild (`platform: browser`, ES2022, ESM), as `dist/browser/clanstream.js` is built; gzip at level 9 (node:zlib).',
         '',

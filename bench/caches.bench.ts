@@ -93,7 +93,11 @@ async function runSpread(distribution: Distribution): Promise<BenchResult> {
       '',
       'Run it: `npm run bench -- caches`.',
     ].join('\n');
-    return { title: `Inbound throughput with caches on, large world (${distribution} spread)`, body };
+    return {
+      title: `Inbound throughput with caches on, large world (${distribution} spread)`,
+      body,
+      targets: [{ target: `caches on: ≥ ${TARGET} of the raw baseline`, measured: ratio.toFixed(2), met: ratio >= TARGET }],
+    };
   } finally {
     await server.close();
   }

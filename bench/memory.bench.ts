@@ -76,7 +76,11 @@ function describe(report: MemoryReport, loadAtStart: number): BenchResult {
     '',
     'Run it: `npm run bench -- memory`.',
   ].join('\n');
-  return { title: `Memory over ${fmtInt(report.events)} events, default cache limits (${report.spread} spread)`, body };
+  return {
+    title: `Memory over ${fmtInt(report.events)} events, default cache limits (${report.spread} spread)`,
+    body,
+    targets: [{ target: `heap growth over the last half < ${TARGET * 100}%`, measured: `${(growth * 100).toFixed(1)}%`, met }],
+  };
 }
 
 export async function run(): Promise<BenchResult[]> {

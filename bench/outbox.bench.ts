@@ -132,7 +132,15 @@ async function paced(): Promise<BenchResult> {
       '',
       'Run it: `npm run bench -- outbox` (only this part: `BENCH_OUTBOX_PARTS=paced npm run bench -- outbox`).',
     ].join('\n');
-    return { title: `Outbox pacing: ${limit} actions/s for ${SECONDS} s against the emulator`, body };
+    return {
+      title: `Outbox pacing: ${limit} actions/s for ${SECONDS} s against the emulator`,
+      body,
+      targets: [
+        { target: `rate ≥ ${PACED_TARGET} of the limit, not above it`, measured: `${ratio.toFixed(3)} (at most ${maxWindow} acks in a second)`, met: rateMet },
+        { target: 'nothing lost', measured: lossless ? 'none lost' : 'lost some', met: lossless },
+        { target: 'order kept', measured: ordered ? 'kept' : 'not kept', met: ordered },
+      ],
+    };
   } finally {
     client.destroy();
     await emu.close();
@@ -271,7 +279,11 @@ async function unlimited(): Promise<BenchResult> {
       '',
       'Run it: `npm run bench -- outbox` (only this part: `BENCH_OUTBOX_PARTS=unlimited npm run bench -- outbox`).',
     ].join('\n');
-    return { title: 'Outbox throughput with the rate limit off', body };
+    return {
+      title: 'Outbox throughput with the rate limit off',
+      body,
+      targets: [{ target: `≥ ${UNLIMITED_TARGET} of the raw baseline`, measured: ratio.toFixed(2), met: ratio >= UNLIMITED_TARGET }],
+    };
   } finally {
     await server.close();
   }

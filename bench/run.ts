@@ -13,6 +13,16 @@ export interface BenchResult {
   title: string;
   /** Markdown: workload, baseline, ratio, absolute figures, target. */
   body: string;
+  /** The targets this result is held to, for the report's summary. */
+  targets?: TargetCheck[];
+}
+
+export interface TargetCheck {
+  /** What is measured and the bar, e.g. "inbound, caches off: ≥ 0.8 of the baseline". */
+  target: string;
+  /** The figure measured, e.g. "0.66". */
+  measured: string;
+  met: boolean;
 }
 
 const dir = new URL('.', import.meta.url).pathname;
@@ -33,12 +43,15 @@ for (const file of files) {
 }
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const checks = sections.flatMap((s) => (s.targets ?? []).map((t) => `| ${s.title} | ${t.target} | ${t.measured} | ${t.met ? 'met' : '**missed**'} |`));
+const summary = checks.length === 0 ? [] : ['## Targets', '', '| Benchmark | Target | Measured | |', '|---|---|---|---|', ...checks, ''];
 const report = [
   '# Benchmarks',
   '',
   `Produced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} cores (${cpu}).`,
   'Every figure is a ratio against a baseline measured in the same run, on the same machine, over loopback.',
   '',
+  ...summary,
   ...(sections.length === 0 ? ['No benchmarks are defined yet.'] : sections.flatMap((s) => [`## ${s.title}`, '', s.body.trim(), ''])),
 ].join('\n');
 if (only.length === 0) writeFileSync(join(dir, '..', 'BENCHMARKS.md'), `${report}\n`);
