@@ -30,7 +30,9 @@ export interface RequestOptions {
   capMs: number;
   maxRetryAfterMs: number;
   scheduler: SchedulerLike;
+  /** Source of backoff jitter, [0, 1). */
   random: () => number;
+  /** fetch implementation (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
 }
 

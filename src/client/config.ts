@@ -109,9 +109,11 @@ export interface ResolvedClientConfig {
   refreshMarginMs: number;
   requestTimeoutMs: number;
   scheduler: SchedulerLike;
+  /** Source of jitter, [0, 1). */
   random: () => number;
   logger: Logger;
   WebSocket?: WebSocketLike;
+  /** fetch implementation for the REST API (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
   caches?: Partial<CacheLimits>;
   messageStore?: MessageStore;

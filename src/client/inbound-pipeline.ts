@@ -7,7 +7,9 @@ export type EventStep = (event: ClanstreamEvent) => boolean | void;
 
 /** Work done at login before connecting, and again after a lost session. */
 export interface SyncHooks {
+  /** Fills the caches at login, before the gateway connects. */
   initialSync?: () => Promise<unknown>;
+  /** Fetches again what the caches hold after a lost session; `reason` says why it was lost. */
   resync?: (reason: string) => Promise<unknown>;
   /** Clans to join on a fresh gateway session (the caches know them); `fallback` lists them over REST. */
   clanIds?: (fallback: () => Promise<string[]>) => Promise<string[]>;

@@ -58,6 +58,7 @@ export interface BotCredentials {
   username: string;
 }
 
+/** A clan as the test API returns it. */
 export interface EmulatorClan {
   id: string;
   name: string;
@@ -75,6 +76,7 @@ export interface EmulatorChannel extends ApiChannelDescription {
   member_ids: string[];
 }
 
+/** A channel or clan webhook made through the test API, with what it takes to post to it. */
 export interface EmulatorWebhook {
   id: string;
   /** The URL to post to (for clan webhooks, append `/{user}`). */

@@ -53,6 +53,7 @@ export interface GatewayConnectionOptions {
   transport?: (url: string) => Observable<TransportSignal>;
   WebSocket?: WebSocketLike;
   scheduler: SchedulerLike;
+  /** Source of reconnect jitter, [0, 1). */
   random: () => number;
   reconnect: { baseMs: number; capMs: number; maxAttempts: number; loginAttempts: number };
   heartbeatTimeoutMs: number;

@@ -6,9 +6,13 @@ export interface SocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
+  /** Called once the connection is open. */
   onopen: ((event: unknown) => void) | null;
+  /** Called with each message; `data` is text for the frames the protocol uses. */
   onmessage: ((event: { data: unknown }) => void) | null;
+  /** Called once when the connection closed, with the close code and reason. */
   onclose: ((event: { code: number; reason: string }) => void) | null;
+  /** Called on a connection error (a close follows). */
   onerror: ((event: unknown) => void) | null;
 }
 

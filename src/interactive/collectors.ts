@@ -73,9 +73,11 @@ export interface CollectorOptions<T> {
 
 /** Options of {@link awaitButton} and {@link awaitSelection}. */
 export interface AwaitOptions<T> {
+  /** Only a value passing this resolves the promise. */
   filter?: (value: T) => boolean;
   /** How long to wait, in ms (default {@link AWAIT_DEFAULT_TIMEOUT_MS}); then the promise rejects with a TimeoutError. */
   timeout?: number;
+  /** Drives the timeout (a TestScheduler in tests). */
   scheduler?: SchedulerLike;
   /** Aborting rejects the promise with the signal's reason. */
   signal?: AbortSignal;

@@ -127,7 +127,7 @@ export class MessageContentBuilder {
     return this.add({ kind: 'text', text });
   }
 
-  /** Alias of {@link text}. */
+  /** Alias of {@link MessageContentBuilder.text | text}. */
   plain(text: string): MessageContentBuilder {
     return this.text(text);
   }

@@ -18,7 +18,7 @@ interface Chunk<M> {
 /**
  * The most recent messages of one channel, oldest first, bounded to `limit`:
  * an immutable list of short chunks, so appending is cheap and older windows
- * stay valid for whoever still holds them. Given an {@link EditToken}, an
+ * stay valid for whoever still holds them. Given an edit token (`EditToken`), an
  * update reuses the chunks made under it instead of copying them (see
  * PersistentMap).
  */

@@ -56,7 +56,7 @@ const EMPTY_ROOT: Root<never> = Object.freeze({ owner: undefined, slots: Object.
  * (immer copies and walks every key of each container it changes, ~80 ns a
  * key: too slow for collections of 10,000 channels or 100,000 users.)
  *
- * Updates given an {@link EditToken} reuse the nodes made under that token
+ * Updates given an edit token (`EditToken`) reuse the nodes made under that token
  * instead of copying them: the store passes one between two moments where the
  * state may be seen, so a burst of events costs no copies while every state
  * anyone holds stays unchanged.

@@ -24,6 +24,7 @@ export interface TransferSteps {
   now(): number;
   /** Username of the logged-in user (the default `UserSenderUsername`). */
   username(): string | undefined;
+  /** Receives the timing of each stage of each transfer (benchmarks, diagnostics). */
   trace?: ((event: TransferTrace) => void) | undefined;
 }
 

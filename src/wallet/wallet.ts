@@ -34,6 +34,7 @@ export interface WalletDeps {
   scheduler?: SchedulerLike;
   /** Jitter source of retry backoff, [0, 1). Never used for keys (those use `crypto.getRandomValues`). */
   random?: () => number;
+  /** fetch implementation for the prover and the token network (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
   /** Retries of failed requests (network errors, 5xx, 429). */
   apiRetry?: Partial<ApiRetryOptions>;
