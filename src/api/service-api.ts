@@ -76,6 +76,7 @@ export class ServiceApi {
     this.apiUrl = session?.api_url;
   }
 
+  /** Sets what runs when a bearer request gets a 401: if it resolves true the request is retried once with the new token (undefined turns recovery off). */
   onTokenExpired(recovery: AuthRecovery | undefined): void {
     this.#recovery = recovery;
   }
@@ -85,6 +86,7 @@ export class ServiceApi {
     return { baseUrl: this.baseUrl, authenticated: this.#bearer !== undefined };
   }
 
+  /** What `util.inspect` and `console.log` show: the base URL and whether a token is set, never the token. */
   [INSPECT](): string {
     return `ServiceApi ${JSON.stringify(this.toJSON())}`;
   }
@@ -133,72 +135,89 @@ export class ServiceApi {
 
   // ---- clans and channels ----
 
+  /** `GET /v2/clans`: one page of the clans the caller is a member of, sorted by id. */
   listClans(page: PageQuery = {}): Promise<ApiClanList> {
     return this.call('GET', '/v2/clans', '/v2/clans', { query: { ...page } });
   }
 
+  /** `GET /v2/clans/{clanId}`: one clan; rejects with an ApiError (404 unknown clan, 403 not a member). */
   getClan(clanId: string): Promise<ApiClanDesc> {
     return this.call('GET', '/v2/clans/{clanId}', `/v2/clans/${enc(clanId)}`);
   }
 
+  /** `GET /v2/clans/{clanId}/channels`: one page of the clan's channels the caller can access, threads included. */
   listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
     return this.call('GET', '/v2/clans/{clanId}/channels', `/v2/clans/${enc(clanId)}/channels`, { query: { ...page } });
   }
 
+  /** `GET /v2/clans/{clanId}/members`: one page of the clan's members, sorted by user id. */
   listClanMembers(clanId: string, page: PageQuery = {}): Promise<ApiClanMemberList> {
     return this.call('GET', '/v2/clans/{clanId}/members', `/v2/clans/${enc(clanId)}/members`, { query: { ...page } });
   }
 
+  /** `GET /v2/clans/{clanId}/members/{userId}`: one clan member; 404 when the user is not a member. */
   getClanMember(clanId: string, userId: string): Promise<ApiClanMember> {
     return this.call('GET', '/v2/clans/{clanId}/members/{userId}', `/v2/clans/${enc(clanId)}/members/${enc(userId)}`);
   }
 
+  /** `GET /v2/clans/{clanId}/voice/users`: users present in the clan's voice rooms (streaming rooms when `channel_type` is 6). */
   listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {
     return this.call('GET', '/v2/clans/{clanId}/voice/users', `/v2/clans/${enc(clanId)}/voice/users`, { query: { ...query } });
   }
 
+  /** `GET /v2/clans/{clanId}/roles`: one page of the clan's roles; the next-page cursor is `roles.next_cursor`. */
   listRoles(clanId: string, query: { limit?: string | number; state?: string | number; cursor?: string }): Promise<ApiRoleListEventResponse> {
     return this.call('GET', '/v2/clans/{clanId}/roles', `/v2/clans/${enc(clanId)}/roles`, { query: { ...query } });
   }
 
+  /** `PUT /v2/roles/{roleId}`: changes a role's fields, members and permissions; a refused update changes nothing. */
   updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {
     return this.call('PUT', '/v2/roles/{roleId}', `/v2/roles/${enc(roleId)}`, { body });
   }
 
+  /** `GET /v2/channels/{channelId}`: one channel description; 404 unknown channel, 403 no access. */
   getChannel(channelId: string): Promise<ApiChannelDescription> {
     return this.call('GET', '/v2/channels/{channelId}', `/v2/channels/${enc(channelId)}`);
   }
 
+  /** `GET /v2/channels/{channelId}/messages`: a page of history, oldest first (`before` and `after` exclude each other). */
   listMessages(channelId: string, query: { limit?: number; before?: string; after?: string } = {}): Promise<ApiChannelMessageList> {
     return this.call('GET', '/v2/channels/{channelId}/messages', `/v2/channels/${enc(channelId)}/messages`, { query: { ...query } });
   }
 
+  /** `GET /v2/channels/{channelId}/messages/{messageId}`: one stored message; 404 when unknown, deleted, forgotten or not visible. */
   getMessage(channelId: string, messageId: string): Promise<ChannelMessage> {
     return this.call('GET', '/v2/channels/{channelId}/messages/{messageId}', `/v2/channels/${enc(channelId)}/messages/${enc(messageId)}`);
   }
 
+  /** `GET /v2/channels/{channelId}/quickmenu`: every quick-menu entry of the channel. */
   listQuickMenuAccess(channelId: string): Promise<ApiQuickMenuAccessList> {
     return this.call('GET', '/v2/channels/{channelId}/quickmenu', `/v2/channels/${enc(channelId)}/quickmenu`);
   }
 
+  /** `POST /v2/channels/{channelId}/quickmenu`: grants a bot (the caller by default) a quick-menu entry; resolves to the created entry. */
   addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
     return this.call('POST', '/v2/channels/{channelId}/quickmenu', `/v2/channels/${enc(channelId)}/quickmenu`, { body });
   }
 
+  /** `DELETE /v2/channels/{channelId}/quickmenu/{botId}`: removes every entry of that bot in the channel; `removed` counts them (may be 0). */
   deleteQuickMenuAccess(channelId: string, botId: string): Promise<ApiOk & { removed: number }> {
     return this.call('DELETE', '/v2/channels/{channelId}/quickmenu/{botId}', `/v2/channels/${enc(channelId)}/quickmenu/${enc(botId)}`);
   }
 
+  /** `POST /v2/channels/{channelId}/media`: plays a media URL in a voice or streaming channel. */
   playMedia(channelId: string, body: ApiPlayMediaRequest): Promise<ApiPlayMediaResult> {
     return this.call('POST', '/v2/channels/{channelId}/media', `/v2/channels/${enc(channelId)}/media`, { body });
   }
 
   // ---- users, DMs, friends, transactions ----
 
+  /** `GET /v2/users/{userId}`: any user by id, no membership needed; 404 when unknown. */
   getUser(userId: string): Promise<ApiUser> {
     return this.call('GET', '/v2/users/{userId}', `/v2/users/${enc(userId)}`);
   }
 
+  /** `GET /v2/dm`: one page of the DM and group channels the caller takes part in, in creation order. */
   listDmChannels(page: PageQuery = {}): Promise<ApiChannelList> {
     return this.call('GET', '/v2/dm', '/v2/dm', { query: { ...page } });
   }
@@ -208,18 +227,22 @@ export class ServiceApi {
     return this.call('POST', '/v2/dm', '/v2/dm', { body: { user_ids: userIds }, idempotent: true });
   }
 
+  /** `GET /v2/friends`: one page of the caller's friend relations, optionally only those in one `state`. */
   listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {
     return this.call('GET', '/v2/friends', '/v2/friends', { query: { ...query } });
   }
 
+  /** `POST /v2/friends`: sends friend requests by id or username (accepting any pending from them); safe to retry, as repeating it changes nothing. */
   addFriends(body: ApiFriendRequest): Promise<ApiOk> {
     return this.call('POST', '/v2/friends', '/v2/friends', { body, idempotent: true });
   }
 
+  /** `POST /v2/friends/accept`: accepts pending friend requests; refused as a whole unless each target has one pending or is already a friend. */
   acceptFriends(body: ApiFriendRequest): Promise<ApiOk> {
     return this.call('POST', '/v2/friends/accept', '/v2/friends/accept', { body, idempotent: true });
   }
 
+  /** `GET /v2/transactions/{txHash}`: an accepted transfer's details, readable by its sender or receiver only; `amount` is in units. */
   getTransaction(txHash: string): Promise<ApiTransactionDetail> {
     return this.call('GET', '/v2/transactions/{txHash}', `/v2/transactions/${enc(txHash)}`);
   }

@@ -29,6 +29,7 @@ export interface BotSurface {
   readonly clientId: string | undefined;
   readonly events$: Observable<ClanstreamEvent>;
   readonly status$: Observable<ConnectionStatus>;
+  /** The payloads of one event type, as a stream of the `data` of each matching event. */
   stream<K extends Events>(type: K): Observable<EventPayloadMap[K]>;
   /** Sends a message into a channel (through the outbox). */
   sendMessage(channelId: string, content: ContentInput, options?: SendOptions): Promise<SentMessage>;

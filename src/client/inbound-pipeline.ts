@@ -44,18 +44,22 @@ export class InboundPipeline {
     };
   }
 
+  /** Replaces all sync hooks at once; a hook left out does nothing (for `clanIds`: the REST fallback is used). */
   setHooks(hooks: SyncHooks): void {
     this.hooks = hooks;
   }
 
+  /** Runs the `initialSync` hook; resolves at once when there is none. */
   initialSync(): Promise<unknown> {
     return this.hooks.initialSync?.() ?? Promise.resolve();
   }
 
+  /** Runs the `resync` hook with why the session was lost; resolves at once when there is none. */
   resync(reason: string): Promise<unknown> {
     return this.hooks.resync?.(reason) ?? Promise.resolve();
   }
 
+  /** The clans to join on a fresh gateway session: from the `clanIds` hook, else from `fallback` (a REST listing). */
   clanIdsToJoin(fallback: () => Promise<string[]>): Promise<string[]> {
     return this.hooks.clanIds?.(fallback) ?? fallback();
   }
@@ -72,6 +76,7 @@ export class InboundPipeline {
     return true;
   }
 
+  /** Stops the pipeline: later pushed events are neither processed nor published. */
   dispose(): void {
     this.disposed = true;
   }

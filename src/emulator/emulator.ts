@@ -231,6 +231,7 @@ export class Emulator {
     return { botId: user.id, token: user.token, username: user.username };
   }
 
+  /** Creates a human account; throws when the username is invalid or taken (409). The returned `token` is its API key. */
   createUser(input: { username: string; display_name?: string; avatar?: string; id?: string; token?: string }): EmulatorAccount {
     return toAccount(accounts.createAccount(this.ctx, input, false));
   }
@@ -255,35 +256,43 @@ export class Emulator {
     return toChannel(this.ctx, accounts.createChannel(this.ctx, input).channel_id);
   }
 
+  /** Changes a channel (omitted fields stay) and announces `channel_updated_event`; returns the channel as it now is. */
   updateChannel(channelId: string, patch: ChannelPatch): EmulatorChannel {
     accounts.updateChannel(this.ctx, channelId, patch);
     return toChannel(this.ctx, channelId);
   }
 
+  /** Deletes a channel with its messages and presence and announces `channel_deleted_event`; the welcome channel cannot be deleted. */
   deleteChannel(channelId: string, deletorId = ''): void {
     accounts.deleteChannel(this.ctx, channelId, deletorId);
   }
 
+  /** Adds a user to a clan and announces `add_clan_user_event` to the clan and the user; false when already a member. */
   addClanMember(clanId: string, userId: string, invitorId = ''): boolean {
     return accounts.addClanMember(this.ctx, clanId, userId, invitorId);
   }
 
+  /** Removes a user from a clan (and its channels' member lists and roles), announcing `user_clan_removed_event` first; false when not a member. */
   removeClanMember(clanId: string, userId: string): boolean {
     return accounts.removeClanMembers(this.ctx, clanId, [userId]).length > 0;
   }
 
+  /** Adds a user to a channel's member list (needed for private channels and threads) and announces `user_channel_added_event`; false when already listed. Outside DMs the user must be in the clan. */
   addChannelMember(channelId: string, userId: string, callerId = ''): boolean {
     return accounts.addChannelMembers(this.ctx, channelId, [userId], callerId).length > 0;
   }
 
+  /** Removes a user from a channel's member list and announces `user_channel_removed_event`; false when not listed. */
   removeChannelMember(channelId: string, userId: string): boolean {
     return accounts.removeChannelMembers(this.ctx, channelId, [userId]).length > 0;
   }
 
+  /** Creates a role (optionally with members, who must be clan members) and announces `role_event` with status Created. */
   createRole(input: { clanId: string; title: string; color?: string; description?: string; creatorId?: string; userIds?: string[] }): ApiRole {
     return apiRole(roles.createRole(this.ctx, input));
   }
 
+  /** Updates a role as `PUT /v2/roles/{roleId}` does, without its permission checks; `byUserId` is reported as the changer. */
   updateRole(roleId: string, body: ServiceUpdateRoleBody, byUserId = ''): ApiRole {
     return apiRole(roles.updateRole(this.ctx, roleId, roles.checkRoleBody(body), byUserId));
   }
@@ -301,30 +310,37 @@ export class Emulator {
     if (avatar !== undefined) member.clan_avatar = avatar;
   }
 
+  /** Gives a role to users, who must be clan members (and takes it from `options.remove`), and announces `role_assign_event`, even when nothing changed. */
   assignRole(roleId: string, userIds: string[], options: { remove?: string[] } = {}): ApiRole {
     return apiRole(roles.assignRole(this.ctx, roleId, userIds, options.remove ?? []));
   }
 
+  /** Starts a voice session in a voice channel and announces `voice_started_event`; returns the session id (the running one if any). */
   startVoice(channelId: string): string {
     return voice.startVoice(this.ctx, channelId);
   }
 
+  /** Ends a voice channel's running session and announces `voice_ended_event`; returns its id. Throws when none is running. */
   endVoice(channelId: string): string {
     return voice.endVoice(this.ctx, channelId);
   }
 
+  /** Creates a clan event and announces `clan_event_created` to the clan; unset times default to one and two hours from now. */
   createClanEvent(clanId: string, input: Partial<Omit<CreateEventRequest, 'event_id' | 'clan_id'>> & { title: string }): CreateEventRequest {
     return social.createClanEvent(this.ctx, clanId, input);
   }
 
+  /** Sends a user a notification (`notifications`); unset fields get defaults, and `persistent` defaults to true. */
   notify(userId: string, input: Partial<Omit<Notification, 'id'>> & { subject: string }): Notification {
     return social.notify(this.ctx, userId, input);
   }
 
+  /** A user picks a quick-menu entry: `quick_menu_event` reaches the bot, with `text` (default `/{menuName}`) as the message. */
   triggerQuickMenu(input: { userId: string; channelId: string; menuName: string; botId?: string; text?: string }): QuickMenuEvent {
     return triggerQuickMenu(this.ctx, input);
   }
 
+  /** Forwards a WebRTC signal to its receiver as `webrtc_signaling_fwd`; returns the event sent. */
   forwardSignal(input: { callerId: string; receiverId: string; channelId: string; dataType: number; jsonData: string }): WebrtcSignalingFwd {
     return social.forwardSignal(this.ctx, {
       caller_id: input.callerId,
@@ -391,6 +407,7 @@ export class Emulator {
     return toAccount(user);
   }
 
+  /** A channel with its member ids; throws a not-found EmulatorError when unknown. */
   channel(channelId: string): EmulatorChannel {
     return toChannel(this.ctx, channelId);
   }
@@ -400,6 +417,7 @@ export class Emulator {
     return [...this.ctx.world.channels.values()].filter((c) => c.clan_id === clanId).map((c) => toChannel(this.ctx, c.channel_id));
   }
 
+  /** A clan with its member ids; throws a not-found EmulatorError when unknown. */
   clan(clanId: string): EmulatorClan & { member_ids: string[] } {
     const clan = this.ctx.world.clan(clanId);
     return { id: clan.id, name: clan.name, welcome_channel_id: clan.welcome_channel_id, creator_id: clan.creator_id, member_ids: [...(this.ctx.world.members.get(clanId)?.keys() ?? [])] };
@@ -410,6 +428,7 @@ export class Emulator {
     return [...this.ctx.world.clans.keys()].map((id) => this.clan(id));
   }
 
+  /** The roles of a clan as the API shows them; empty for an unknown clan. */
   roles(clanId: string): ApiRole[] {
     return [...(this.ctx.world.roles.get(clanId)?.values() ?? [])].map(apiRole);
   }
@@ -419,18 +438,22 @@ export class Emulator {
     return [...(this.ctx.world.voice.get(channelId)?.keys() ?? []), ...(this.ctx.world.streaming.get(channelId)?.keys() ?? [])];
   }
 
+  /** A user's friend relations as that user sees them (`invite_sent`, `accepted`, …). */
   friendsOf(userId: string): Array<{ userId: string; state: string }> {
     return [...(this.ctx.world.friends.get(userId) ?? new Map()).entries()].map(([id, f]) => ({ userId: id, state: f.state }));
   }
 
+  /** The quick-menu entries granted in a channel (copies). */
   quickMenus(channelId: string): Array<{ id: string; bot_id: string; menu_name: string; action_msg: string }> {
     return [...this.ctx.world.quickMenus.values()].filter((r) => r.channel_id === channelId).map((r) => ({ ...r }));
   }
 
+  /** Every media play accepted by `POST /v2/channels/{channelId}/media`, oldest first, with the user who asked (`by`). */
   mediaPlays(): Array<{ channel_id: string; url: string; name: string; by: string }> {
     return this.ctx.world.mediaPlays.map((p) => ({ ...p }));
   }
 
+  /** Every transaction the ledger accepted (copies); amounts are in units. */
   transactions(): TransactionRecord[] {
     return [...this.ctx.ledger.transactions.values()].map((t) => ({ ...t }));
   }

@@ -13,18 +13,23 @@ export class EmulatorError extends Error {
     this.name = 'EmulatorError';
   }
 
+  /** A 400 `bad_request`; `fields` maps field paths to what is wrong with each. */
   static badRequest(message: string, fields?: Record<string, string>): EmulatorError {
     return new EmulatorError(400, 'bad_request', message, fields);
   }
+  /** A 401 `unauthenticated` (missing or refused credentials). */
   static unauthenticated(message = 'authentication required'): EmulatorError {
     return new EmulatorError(401, 'unauthenticated', message);
   }
+  /** A 403 `forbidden`: the caller may not do this (not a member, no channel access, not the sender, …). */
   static forbidden(message: string): EmulatorError {
     return new EmulatorError(403, 'forbidden', message);
   }
+  /** A 404 `not_found` with the message "{what} not found". */
   static notFound(what: string): EmulatorError {
     return new EmulatorError(404, 'not_found', `${what} not found`);
   }
+  /** A 413 `payload_too_large`: a size limit was exceeded. */
   static tooLarge(message: string): EmulatorError {
     return new EmulatorError(413, 'payload_too_large', message);
   }

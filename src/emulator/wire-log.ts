@@ -66,6 +66,7 @@ export class WireLog {
 
   constructor(private readonly capacity: number) {}
 
+  /** Appends an entry stamped with the current time, dropping the oldest beyond capacity (nothing is kept when capacity is 0). It masks nothing itself: callers pass masked paths and bodies. */
   record(entry: Omit<WireEntry, 'at'>): void {
     if (this.capacity <= 0) return;
     this.items.push({ at: Date.now(), ...entry });
@@ -87,6 +88,7 @@ export class WireLog {
     return this.items.filter((e) => e.transport === 'http' && e.path?.startsWith(pathPrefix));
   }
 
+  /** Forgets every entry. */
   clear(): void {
     this.items = [];
   }

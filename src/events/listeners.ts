@@ -15,6 +15,7 @@ export class ListenerRegistry {
 
   constructor(private readonly report: (error: ClanstreamError) => void) {}
 
+  /** Subscribes a listener to `source` under an event name; adding the same function again for that name does nothing. */
   add<T>(name: string, source: Observable<T>, listener: Listener<T>): void {
     let forEvent = this.subscriptions.get(name);
     if (!forEvent) this.subscriptions.set(name, (forEvent = new Map()));
@@ -23,6 +24,7 @@ export class ListenerRegistry {
     forEvent.set(listener as Listener<never>, subscription);
   }
 
+  /** Unsubscribes a listener from an event name; false when it was not registered there. */
   remove(name: string, listener: Listener<never>): boolean {
     const subscription = this.subscriptions.get(name)?.get(listener);
     if (!subscription) return false;
@@ -39,6 +41,7 @@ export class ListenerRegistry {
     return total;
   }
 
+  /** Unsubscribes every listener of every event. */
   clear(): void {
     for (const map of this.subscriptions.values()) for (const subscription of map.values()) subscription.unsubscribe();
     this.subscriptions.clear();

@@ -17,6 +17,7 @@ export class EventRouter {
     return this.subjectOf(type).asObservable() as Observable<EventPayloadMap[K]>;
   }
 
+  /** Emits an event on `events$` and on its type's stream; a stream nobody subscribes to is skipped, so the event is not buffered for later subscribers. */
   publish(event: ClanstreamEvent): void {
     const typed = this.byType.get(event.type);
     if (typed !== undefined && typed.observed) typed.next(event.data);

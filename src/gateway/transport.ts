@@ -4,7 +4,9 @@ import { Observable } from 'rxjs';
 /** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
 export interface SocketLike {
   readonly readyState: number;
+  /** Sends a text frame. */
   send(data: string): void;
+  /** Starts the closing handshake with an optional close code and reason. */
   close(code?: number, reason?: string): void;
   /** Called once the connection is open. */
   onopen: ((event: unknown) => void) | null;
@@ -21,7 +23,9 @@ export type WebSocketLike = new (url: string) => SocketLike;
 
 /** An open socket, as the connection uses it. */
 export interface Transport {
+  /** Sends a text frame; dropped silently when the socket is not open. */
   send(data: string): void;
+  /** Closes the socket with a close code and reason; does nothing once it is closing or closed. */
   close(code: number, reason: string): void;
 }
 

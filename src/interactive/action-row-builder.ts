@@ -41,10 +41,12 @@ export class ActionRowBuilder {
     return Array.isArray(this.#components) ? this.#components : [];
   }
 
+  /** A copy with these components (builders or component JSON) appended; `build()` allows at most 5 per row. */
   addComponents(...components: ComponentInput[]): ActionRowBuilder {
     return new ActionRowBuilder(appendList(this.#components, components));
   }
 
+  /** A copy holding exactly these components, in place of the current ones. */
   setComponents(components: readonly ComponentInput[]): ActionRowBuilder {
     return new ActionRowBuilder(components);
   }
@@ -54,6 +56,7 @@ export class ActionRowBuilder {
     return new ActionRowBuilder(Array.isArray(this.#components) ? this.#components.map((c) => (componentBuilder(c).id === id ? replace(c) : c)) : this.#components);
   }
 
+  /** Every problem with the row and its components (paths `components[i]…`); empty when `build()` would succeed. */
   validate(): ValidationIssue[] {
     const checks = new Checks();
     const listed = checks.array('components', this.#components);
@@ -71,11 +74,13 @@ export class ActionRowBuilder {
     return checks.list;
   }
 
+  /** The row as plain JSON, each component built; throws a ValidationError listing every problem when invalid. */
   build(): IMessageActionRow {
     assertValid(this.validate(), 'action row');
     return { components: this.#components.map((c) => componentBuilder(c).build()) };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): IMessageActionRow {
     return this.build();
   }

@@ -58,26 +58,32 @@ export class AnimationBuilder implements ComponentBuilder<AnimationJson> {
     return new AnimationBuilder({ ...this.#data, ...patch });
   }
 
+  /** A copy with the component id (required; at most 100 characters, no surrounding spaces). */
   setId(id: string): AnimationBuilder {
     return this.with({ id });
   }
 
+  /** A copy with the sprite sheet URL (`url_image`; required, absolute http(s)). */
   setImageUrl(imageUrl: string): AnimationBuilder {
     return this.with({ imageUrl });
   }
 
+  /** A copy with the URL of the frame-position JSON (`url_position`; required, absolute http(s)). */
   setPositionUrl(positionUrl: string): AnimationBuilder {
     return this.with({ positionUrl });
   }
 
+  /** A copy with the names of the frames to play (1 to 100 non-empty names). */
   setPool(pool: readonly string[]): AnimationBuilder {
     return this.with({ pool });
   }
 
+  /** A copy with how many times to repeat (an integer >= 0; 0 plays once; undefined removes it). */
   setRepeat(repeat: number | undefined): AnimationBuilder {
     return this.with({ repeat });
   }
 
+  /** A copy with the duration of one run in seconds (a positive number; undefined removes it). */
   setDuration(duration: number | undefined): AnimationBuilder {
     return this.with({ duration });
   }
@@ -107,6 +113,7 @@ export class AnimationBuilder implements ComponentBuilder<AnimationJson> {
     return { type: EMessageComponentType.ANIMATION, id: d.id!, component };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): AnimationJson {
     return this.build();
   }

@@ -60,14 +60,17 @@ export class ButtonBuilder implements ComponentBuilder<ButtonJson> {
     return new ButtonBuilder({ ...this.#data, ...patch });
   }
 
+  /** A copy with the button id, which click events report as `button_id` (required; at most 100 characters, no surrounding spaces). */
   setId(id: string): ButtonBuilder {
     return this.with({ id });
   }
 
+  /** A copy with the text shown on the button (required, 1 to 80 characters). */
   setLabel(label: string): ButtonBuilder {
     return this.with({ label });
   }
 
+  /** A copy with the button style (PRIMARY when unset); a LINK button also needs `setUrl`. */
   setStyle(style: EButtonMessageStyle): ButtonBuilder {
     return this.with({ style });
   }
@@ -77,6 +80,7 @@ export class ButtonBuilder implements ComponentBuilder<ButtonJson> {
     return this.with({ url });
   }
 
+  /** A copy with the button disabled (or enabled again with false); a disabled button cannot be clicked. */
   setDisabled(disabled = true): ButtonBuilder {
     return this.with({ disabled });
   }
@@ -101,6 +105,7 @@ export class ButtonBuilder implements ComponentBuilder<ButtonJson> {
     return { type: EMessageComponentType.BUTTON, id: id!, component };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): ButtonJson {
     return this.build();
   }

@@ -28,6 +28,7 @@ import { MessageDeletedError } from './message-deleted-error.js';
 
 /** Where interactions come from: a {@link ServiceClient}, or anything with the same `stream` (a test double). */
 export interface InteractionSource {
+  /** The payloads of one event type; collectors filter them down to the watched message. */
   stream<K extends Events>(type: K): Observable<EventPayloadMap[K]>;
 }
 

@@ -43,6 +43,7 @@ export class DatePickerBuilder implements ComponentBuilder<DatePickerJson> {
     return this.#data;
   }
 
+  /** A copy with the component id (required; at most 100 characters, no surrounding spaces). */
   setId(id: string): DatePickerBuilder {
     return new DatePickerBuilder({ ...this.#data, id });
   }
@@ -70,6 +71,7 @@ export class DatePickerBuilder implements ComponentBuilder<DatePickerJson> {
     return { type: EMessageComponentType.DATEPICKER, id: this.#data.id!, component: compact({ value: this.#data.value }) };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): DatePickerJson {
     return this.build();
   }

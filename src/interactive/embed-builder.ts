@@ -91,26 +91,32 @@ export class EmbedBuilder {
     return this.with({ color });
   }
 
+  /** A copy with the title (at most 256 characters; undefined removes it). */
   setTitle(title: string | undefined): EmbedBuilder {
     return this.with({ title });
   }
 
+  /** A copy with the URL the title links to (absolute http(s); undefined removes it). */
   setUrl(url: string | undefined): EmbedBuilder {
     return this.with({ url });
   }
 
+  /** A copy with the author shown above the title: a name (required, at most 256 characters) and optional http(s) icon and link URLs. */
   setAuthor(author: EmbedAuthor | undefined): EmbedBuilder {
     return this.with({ author });
   }
 
+  /** A copy with the main text (at most 4000 characters; undefined removes it). */
   setDescription(description: string | undefined): EmbedBuilder {
     return this.with({ description });
   }
 
+  /** A copy with a small image shown beside the text (absolute http(s) URL; undefined removes it). */
   setThumbnail(url: string | undefined): EmbedBuilder {
     return this.with({ thumbnail: url === undefined ? undefined : { url } });
   }
 
+  /** A copy with a large image (absolute http(s) URL) and optional width and height as positive integers; undefined removes it. */
   setImage(url: string | undefined, size: { width?: string | number; height?: string | number } = {}): EmbedBuilder {
     return this.with({ image: url === undefined ? undefined : { url, ...size } });
   }
@@ -125,14 +131,17 @@ export class EmbedBuilder {
     return this.with({ timestamp: Number.isNaN(date.getTime()) ? String(given) : date.toISOString() });
   }
 
+  /** A copy with footer text (1 to 2048 characters) and an optional http(s) icon URL; undefined removes the footer. */
   setFooter(text: string | undefined, iconUrl?: string): EmbedBuilder {
     return this.with({ footer: text === undefined ? undefined : compact({ text, icon_url: iconUrl }) });
   }
 
+  /** A copy with a name/value field appended (name 1 to 256 characters, value at most 1024); at most 25 fields per embed. */
   addField(name: string, value: string, inline?: boolean): EmbedBuilder {
     return this.addFields(compact({ name, value, inline }));
   }
 
+  /** A copy with these fields appended, as `addField` takes them or with an `input` component. */
   addFields(...fields: EmbedFieldData[]): EmbedBuilder {
     return this.with({ fields: appendList(this.#data.fields, fields) });
   }
@@ -142,6 +151,7 @@ export class EmbedBuilder {
     return this.addFields({ name, value, input });
   }
 
+  /** A copy holding exactly these fields, in place of the current ones. */
   setFields(fields: readonly EmbedFieldData[]): EmbedBuilder {
     return this.with({ fields });
   }
@@ -153,6 +163,7 @@ export class EmbedBuilder {
     return fields.flatMap((f: unknown, i) => (isRecord(f) && f.input ? [{ path: `fields[${i}].inputs.id`, id: componentBuilder(f.input).id }] : []));
   }
 
+  /** Every problem with the embed, its fields and their inputs (input ids must be unique); empty when `build()` would succeed. */
   validate(): ValidationIssue[] {
     const checks = new Checks();
     const d = this.#data;
@@ -201,6 +212,7 @@ export class EmbedBuilder {
     return checks.list;
   }
 
+  /** The embed as plain JSON (numeric colours as "#rrggbb", field inputs built); throws a ValidationError listing every problem when invalid. */
   build(): IInteractiveMessageProps {
     assertValid(this.validate(), 'embed');
     const d = this.#data;
@@ -223,6 +235,7 @@ export class EmbedBuilder {
     });
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): IInteractiveMessageProps {
     return this.build();
   }

@@ -61,30 +61,37 @@ export class InputBuilder implements ComponentBuilder<InputJson> {
     return new InputBuilder({ ...this.#data, ...patch });
   }
 
+  /** A copy with the input id, the key of its value in a click's form values (required; at most 100 characters, no surrounding spaces). */
   setId(id: string): InputBuilder {
     return this.with({ id });
   }
 
+  /** A copy with the hint shown while the input is empty (at most 150 characters; undefined removes it). */
   setPlaceholder(placeholder: string | undefined): InputBuilder {
     return this.with({ placeholder });
   }
 
+  /** A copy that marks the input as required (or optional again with false). */
   setRequired(required = true): InputBuilder {
     return this.with({ required });
   }
 
+  /** A copy with a multi-line input (or single-line again with false); text inputs only. */
   setTextarea(textarea = true): InputBuilder {
     return this.with({ textarea });
   }
 
+  /** A copy with the initial value (at most 4000 characters; a number input needs a finite number); undefined removes it. */
   setDefaultValue(defaultValue: string | number | undefined): InputBuilder {
     return this.with({ defaultValue });
   }
 
+  /** A copy that takes text (the default) or numbers. */
   setInputType(inputType: 'text' | 'number'): InputBuilder {
     return this.with({ inputType });
   }
 
+  /** A copy with the input disabled (or enabled again with false). */
   setDisabled(disabled = true): InputBuilder {
     return this.with({ disabled });
   }
@@ -128,6 +135,7 @@ export class InputBuilder implements ComponentBuilder<InputJson> {
     return { type: EMessageComponentType.INPUT, id: d.id!, component };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): InputJson {
     return this.build();
   }

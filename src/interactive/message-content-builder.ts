@@ -132,10 +132,12 @@ export class MessageContentBuilder {
     return this.text(text);
   }
 
+  /** A line break (plain text "\n"). */
   newline(): MessageContentBuilder {
     return this.text('\n');
   }
 
+  /** Bold text (mk "b"); the text must not be empty. */
   bold(text: string): MessageContentBuilder {
     return this.markdown(EMarkdownType.BOLD, text);
   }
@@ -190,18 +192,22 @@ export class MessageContentBuilder {
     return this.with({ extraMarkdown: appendList(this.#state.extraMarkdown, [{ ...range }]) });
   }
 
+  /** A copy with these embeds (builders or embed JSON) appended; `build()` allows at most 10 per message. */
   addEmbed(...embeds: (EmbedBuilder | IInteractiveMessageProps)[]): MessageContentBuilder {
     return this.with({ embeds: appendList(this.#state.embeds, embeds) });
   }
 
+  /** A copy holding exactly these embeds, in place of the current ones. */
   setEmbeds(embeds: readonly (EmbedBuilder | IInteractiveMessageProps)[]): MessageContentBuilder {
     return this.with({ embeds });
   }
 
+  /** A copy with these action rows (builders or row JSON) appended; `build()` allows at most 5 per message. */
   addRow(...rows: (ActionRowBuilder | IMessageActionRow)[]): MessageContentBuilder {
     return this.with({ rows: appendList(this.#state.rows, rows) });
   }
 
+  /** A copy holding exactly these action rows, in place of the current ones. */
   setRows(rows: readonly (ActionRowBuilder | IMessageActionRow)[]): MessageContentBuilder {
     return this.with({ rows });
   }
@@ -219,6 +225,7 @@ export class MessageContentBuilder {
     return built;
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes `{content, mentions, mention_everyone?}`; throws a ValidationError when invalid. */
   toJSON(): BuiltMessage {
     return this.build();
   }

@@ -50,6 +50,7 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
     return new RadioBuilder({ ...this.#data, ...patch });
   }
 
+  /** A copy with the group id (required; at most 100 characters, no surrounding spaces). */
   setId(id: string): RadioBuilder {
     return this.with({ id });
   }
@@ -62,10 +63,12 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
     return this.with({ options: appendList(this.#data.options, [option]) });
   }
 
+  /** A copy holding exactly these options, in place of the current ones (1 to 25, values unique). */
   setOptions(options: readonly RadioOption[]): RadioBuilder {
     return this.with({ options });
   }
 
+  /** A copy with the group name `build()` gives every option that has none (at most 100 characters; undefined removes it). */
   setName(name: string | undefined): RadioBuilder {
     return this.with({ name });
   }
@@ -104,6 +107,7 @@ export class RadioBuilder implements ComponentBuilder<RadioJson> {
     return { type: EMessageComponentType.RADIO, id: this.#data.id!, component };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): RadioJson {
     return this.build();
   }

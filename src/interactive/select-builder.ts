@@ -81,6 +81,7 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
     return new SelectBuilder({ ...this.#data, ...patch });
   }
 
+  /** A copy with the select id, which selection events report as `selectbox_id` (required; at most 100 characters, no surrounding spaces). */
   setId(id: string): SelectBuilder {
     return this.with({ id });
   }
@@ -90,6 +91,7 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
     return this.addOptions(compact({ label, value, description }));
   }
 
+  /** A copy with these options appended (at most 25 in all, values unique). */
   addOptions(...options: SelectOption[]): SelectBuilder {
     return this.with({ options: appendList(this.#data.options, options) });
   }
@@ -99,10 +101,12 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
     return this.with({ options });
   }
 
+  /** A copy with what the options are: TEXT (the default) uses the options given here; USER, ROLE and CHANNEL are filled by the platform. */
   setSelectType(selectType: EMessageSelectType): SelectBuilder {
     return this.with({ selectType });
   }
 
+  /** A copy with the hint shown while nothing is selected (at most 150 characters; undefined removes it). */
   setPlaceholder(placeholder: string | undefined): SelectBuilder {
     return this.with({ placeholder });
   }
@@ -112,6 +116,7 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
     return this.with({ selected: value });
   }
 
+  /** A copy that marks the select as required (or optional again with false). */
   setRequired(required = true): SelectBuilder {
     return this.with({ required });
   }
@@ -121,6 +126,7 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
     return this.with({ minOptions: min, maxOptions: max });
   }
 
+  /** A copy with the select disabled (or enabled again with false). */
   setDisabled(disabled = true): SelectBuilder {
     return this.with({ disabled });
   }
@@ -184,6 +190,7 @@ export class SelectBuilder implements ComponentBuilder<SelectJson> {
     return { type: EMessageComponentType.SELECT, id: d.id!, component };
   }
 
+  /** Same as `build()`, so `JSON.stringify` writes the built JSON; throws a ValidationError when invalid. */
   toJSON(): SelectJson {
     return this.build();
   }

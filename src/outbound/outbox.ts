@@ -45,6 +45,12 @@ export interface OutboxStats {
 export interface OutboxTransport {
   /** true while requests can be sent. */
   readonly ready$: Observable<boolean>;
+  /**
+   * Sends one request when subscribed and emits its reply payload. The outbox
+   * resends after a non-fatal ConnectionError, waits and retries after a
+   * `rate_limited` GatewayError (up to `rateLimitRetries` times), and fails
+   * the action on any other error (such as a TimeoutError after `timeoutMs`).
+   */
   request$(op: GatewayRequestOp, payload: unknown, timeoutMs: number): Observable<unknown>;
 }
 

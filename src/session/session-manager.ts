@@ -102,6 +102,7 @@ export class SessionManager {
     return true;
   }
 
+  /** The current session, or undefined before authentication and after logout. */
   getSession(): Session | undefined {
     return this.session;
   }
@@ -111,6 +112,7 @@ export class SessionManager {
     return { session: this.session?.toJSON(), canReauthenticate: this.#apiKey !== undefined };
   }
 
+  /** What `util.inspect` and `console.log` show: the secret-free `toJSON()` description, never a token or the API key. */
   [INSPECT](): string {
     return `SessionManager ${JSON.stringify(this.toJSON())}`;
   }

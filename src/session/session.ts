@@ -132,6 +132,7 @@ export class Session {
     };
   }
 
+  /** What `util.inspect` and `console.log` show: the secret-free `toJSON()` description, never the tokens. */
   [INSPECT](): string {
     return `Session ${JSON.stringify(this.toJSON())}`;
   }

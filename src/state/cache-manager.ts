@@ -2,8 +2,11 @@ import { ValidationError } from '../errors/validation-error.js';
 
 /** Where a {@link CacheManager} reads its entries (the store's current state) and how it fills a miss. */
 export interface CacheSource<V> {
+  /** The entry as the state holds it now, or undefined when it is not cached. */
   get(key: string): V | undefined;
+  /** Every cached entry with its key. */
   entries(): Iterable<[string, V]>;
+  /** How many entries are cached. */
   size(): number;
   /** Fetches one entry over REST and puts it into the state. A 404 rejects with an ApiError (`isNotFound`). */
   load?: (key: string) => Promise<V>;
@@ -32,6 +35,7 @@ export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
     return value;
   }
 
+  /** Whether the entry is cached; unlike `get`, it does not count as use for eviction. */
   has(key: K): boolean {
     return this.source.get(key) !== undefined;
   }
@@ -59,28 +63,34 @@ export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
     return this.source.size();
   }
 
+  /** Every cached entry with its key, read from the state when iteration starts; never goes to the server. */
   *entries(): IterableIterator<[K, V]> {
     for (const [key, value] of this.source.entries()) yield [key as K, value];
   }
 
+  /** The keys of every cached entry. */
   *keys(): IterableIterator<K> {
     for (const [key] of this.source.entries()) yield key as K;
   }
 
+  /** Every cached entry. */
   *values(): IterableIterator<V> {
     for (const [, value] of this.source.entries()) yield value;
   }
 
+  /** Iterates `[key, value]` pairs, as `entries()` does, so a `for…of` loop works on the cache. */
   [Symbol.iterator](): IterableIterator<[K, V]> {
     return this.entries();
   }
 
+  /** The cached entries that satisfy the predicate, as an array. */
   filter(predicate: (value: V, key: K) => boolean): V[] {
     const out: V[] = [];
     for (const [key, value] of this.entries()) if (predicate(value, key)) out.push(value);
     return out;
   }
 
+  /** The first cached entry that satisfies the predicate, or undefined; never goes to the server. */
   find(predicate: (value: V, key: K) => boolean): V | undefined {
     for (const [key, value] of this.entries()) if (predicate(value, key)) return value;
     return undefined;
@@ -92,16 +102,19 @@ export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
     return undefined;
   }
 
+  /** An array of `fn` applied to each cached entry. */
   map<T>(fn: (value: V, key: K) => T): T[] {
     const out: T[] = [];
     for (const [key, value] of this.entries()) out.push(fn(value, key));
     return out;
   }
 
+  /** Calls `fn` with each cached entry and its key. */
   forEach(fn: (value: V, key: K) => void): void {
     for (const [key, value] of this.entries()) fn(value, key);
   }
 
+  /** A short description (what the cache holds and how many entries), not the entries themselves. */
   toJSON(): { size: number; what: string } {
     return { what: this.what, size: this.size };
   }

@@ -37,6 +37,7 @@ export class MessageWindow<M extends WindowItem> {
     Object.freeze(this);
   }
 
+  /** A window holding nothing that will keep at most `limit` messages. */
   static empty<M extends WindowItem>(limit: number): MessageWindow<M> {
     return new MessageWindow<M>([], 0, limit, '', undefined);
   }
@@ -54,6 +55,7 @@ export class MessageWindow<M extends WindowItem> {
     return new MessageWindow<M>(chunks, kept.length, limit, maxId, undefined);
   }
 
+  /** The held message with this id, or undefined; searches newest first. */
   get(id: string): M | undefined {
     if (idAfter(id, this.maxId)) return undefined;
     for (let c = this.chunks.length - 1; c >= 0; c -= 1) {
@@ -63,6 +65,7 @@ export class MessageWindow<M extends WindowItem> {
     return undefined;
   }
 
+  /** Whether a message with this id is held. */
   has(id: string): boolean {
     return this.get(id) !== undefined;
   }
@@ -121,6 +124,7 @@ export class MessageWindow<M extends WindowItem> {
     return new MessageWindow(chunks, this.size, this.limit, this.maxId, token);
   }
 
+  /** A window without the message of this id; the same window when it is not held. */
   remove(id: string, token?: EditToken): MessageWindow<M> {
     const at = this.locate(id);
     if (!at) return this;

@@ -74,6 +74,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     Object.freeze(this);
   }
 
+  /** The empty map (one shared instance). */
   static empty<V>(): PersistentMap<V> {
     return PersistentMap.EMPTY as PersistentMap<V>;
   }
@@ -83,6 +84,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return PersistentMap.empty<V>().setMany(entries);
   }
 
+  /** The value under `key`, or undefined when absent. */
   get(key: string): V | undefined {
     const h = hash(key);
     const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
@@ -91,6 +93,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return index < 0 ? undefined : bucket.values[index];
   }
 
+  /** Whether `key` is present. */
   has(key: string): boolean {
     const h = hash(key);
     const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
@@ -166,6 +169,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return next;
   }
 
+  /** Every `[key, value]` pair, in trie order (stable for a given set of keys, not insertion order). */
   *entries(): IterableIterator<[string, V]> {
     for (const branch of this.root.slots) {
       if (!branch) continue;
@@ -176,14 +180,17 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     }
   }
 
+  /** Every key, in the same order as `entries()`. */
   *keys(): IterableIterator<string> {
     for (const [key] of this.entries()) yield key;
   }
 
+  /** Every value, in the same order as `entries()`. */
   *values(): IterableIterator<V> {
     for (const [, value] of this.entries()) yield value;
   }
 
+  /** Iterates `[key, value]` pairs, as `entries()` does. */
   [Symbol.iterator](): IterableIterator<[string, V]> {
     return this.entries();
   }

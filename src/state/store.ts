@@ -66,6 +66,7 @@ export class Store {
     return this.states.value;
   }
 
+  /** Reduces an action synchronously: the new state is in place (and emitted on `state$` when it changed) before this returns. A reducer that throws is reported and the previous state kept. */
   dispatch(action: StoreAction): void {
     this.actions.next(action);
   }
@@ -96,6 +97,7 @@ export class Store {
     }
   }
 
+  /** Stops the store: `state$` completes and later dispatches change nothing. */
   dispose(): void {
     this.subscription.unsubscribe();
     this.actions.complete();

@@ -112,6 +112,7 @@ export class Clan {
     return this.record;
   }
 
+  /** What `util.inspect` and `console.log` show: the clan's id and name. */
   [INSPECT](): string {
     return `Clan ${JSON.stringify({ id: this.id, name: this.name })}`;
   }

@@ -187,10 +187,12 @@ export class Message {
       });
   }
 
+  /** The message as cached (its immutable record). */
   toJSON(): MessageState {
     return this.record;
   }
 
+  /** What `util.inspect` and `console.log` show: the ids, the sender and the text. */
   [INSPECT](): string {
     return `Message ${JSON.stringify({ id: this.id, channel_id: this.channel_id, sender_id: this.sender_id, text: this.content.t })}`;
   }

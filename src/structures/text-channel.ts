@@ -153,6 +153,7 @@ export class TextChannel {
     return this.record;
   }
 
+  /** What `util.inspect` and `console.log` show: the channel's id, name, clan and type. */
   [INSPECT](): string {
     return `TextChannel ${JSON.stringify({ id: this.id, name: this.name, clan_id: this.clan_id, type: this.channel_type })}`;
   }

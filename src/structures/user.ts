@@ -87,10 +87,12 @@ export class User {
     return this.#ctx.api().getTransaction(transactionId);
   }
 
+  /** The user as cached, with the clan nickname and avatar of the clan it was read in (empty strings outside a clan). */
   toJSON(): UserState & { clan_nick: string; clan_avatar: string } {
     return { ...this.record, clan_nick: this.clan_nick, clan_avatar: this.clan_avatar };
   }
 
+  /** What `util.inspect` and `console.log` show: the user's id and username. */
   [INSPECT](): string {
     return `User ${JSON.stringify({ id: this.id, username: this.username })}`;
   }

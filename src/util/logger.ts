@@ -5,9 +5,13 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Where clanstream writes what it does. `console` fits; the default writes nothing. */
 export interface Logger {
+  /** Detail useful when tracing a problem (webhook deliveries, transfer preparation). */
   debug(message: string, ...details: unknown[]): void;
+  /** Milestones of the client's life (logged in, resynchronising after a lost session). */
   info(message: string, ...details: unknown[]): void;
+  /** Something failed but the client carries on (a reported error, a failed webhook post, a transfer step to retry). */
   warn(message: string, ...details: unknown[]): void;
+  /** An error-level line; clanstream itself logs the errors it reports at `warn`. */
   error(message: string, ...details: unknown[]): void;
 }
 

@@ -27,6 +27,7 @@ export class TransferIdWindow {
     return true;
   }
 
+  /** Forgets every id seen, so any id counts as new again. */
   clear(): void {
     this.seen.clear();
   }

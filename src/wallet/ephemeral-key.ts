@@ -34,14 +34,17 @@ export class EphemeralKey {
     return new EphemeralKeyPair(this.publicKey, this.#seed);
   }
 
+  /** `{publicKey, privateKey}` with the private key redacted, so serialising the key never leaks the seed. */
   toJSON(): Record<string, string> {
     return { publicKey: this.publicKey, privateKey: REDACTED };
   }
 
+  /** `EphemeralKey(<public key>)`: the public key only. */
   toString(): string {
     return `EphemeralKey(${this.publicKey})`;
   }
 
+  /** What `util.inspect` and `console.log` show: the same as `toString()`, never the seed. */
   [INSPECT](): string {
     return this.toString();
   }
@@ -65,14 +68,17 @@ export class EphemeralKeyPair implements IEphemeralKeyPair {
     return hex.encode(seedToPkcs8(this.#seed));
   }
 
+  /** `{publicKey, privateKey}` with the private key redacted; read `privateKey` itself when it is really needed. */
   toJSON(): Record<string, string> {
     return { publicKey: this.publicKey, privateKey: REDACTED };
   }
 
+  /** `EphemeralKeyPair(<public key>)`: the public key only. */
   toString(): string {
     return `EphemeralKeyPair(${this.publicKey})`;
   }
 
+  /** What `util.inspect` and `console.log` show: the same as `toString()`, never the private key. */
   [INSPECT](): string {
     return this.toString();
   }

@@ -18,7 +18,9 @@ export interface NonceLease {
   readonly address: string;
   /** The nonce to sign with: last accepted + 1. */
   readonly nonce: number;
+  /** Records that a transaction with this nonce was accepted: the next caller gets `nonce + 1`. Ignored once settled or given back. */
   commit(): void;
+  /** Records that this nonce was not used: the next caller gets the same nonce. Ignored once settled or given back. */
   release(): void;
   /** After a nonce rejection: reads the network again and moves this lease to the nonce after it. */
   resync$(): Observable<number>;

@@ -44,10 +44,12 @@ export class Prepared {
     return now < this.expiresAtMs - margin;
   }
 
+  /** A description without secrets: user, address, public key and proof expiry, not the session token or the proof. */
   toJSON(): Record<string, unknown> {
     return { userId: this.userId, address: this.address, publicKey: this.key.publicKey, expiresAtMs: this.expiresAtMs };
   }
 
+  /** What `util.inspect` and `console.log` show: the `toJSON()` description. */
   [INSPECT](): string {
     return `Prepared ${JSON.stringify(this.toJSON())}`;
   }

@@ -322,6 +322,7 @@ export class Wallet {
     };
   }
 
+  /** What `util.inspect` and `console.log` show: the secret-free `toJSON()` description. */
   [INSPECT](): string {
     return `Wallet ${JSON.stringify(this.toJSON())}`;
   }

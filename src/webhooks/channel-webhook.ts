@@ -70,10 +70,12 @@ export class ChannelWebhook {
     return { kind: 'channel_webhook', baseUrl: this.baseUrl, channelId: this.channelId };
   }
 
+  /** The class name and the `toJSON()` description (its base URL and channel id), never the token. */
   toString(): string {
     return `ChannelWebhook ${JSON.stringify(this.toJSON())}`;
   }
 
+  /** What `util.inspect` and `console.log` show: the same as `toString()`. */
   [INSPECT](): string {
     return this.toString();
   }

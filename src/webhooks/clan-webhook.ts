@@ -68,10 +68,12 @@ export class ClanWebhook {
     return { kind: 'clan_webhook', baseUrl: this.baseUrl };
   }
 
+  /** The class name and the `toJSON()` description (its base URL), never the token. */
   toString(): string {
     return `ClanWebhook ${JSON.stringify(this.toJSON())}`;
   }
 
+  /** What `util.inspect` and `console.log` show: the same as `toString()`. */
   [INSPECT](): string {
     return this.toString();
   }

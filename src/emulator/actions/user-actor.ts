@@ -59,6 +59,7 @@ export class UserActor {
     ctx.world.user(userId);
   }
 
+  /** Posts a message to a channel this user can access and pushes `channel_message` to it; `replyTo` adds a reference to that message first. Returns the stored message. */
   send(channelId: string, content: ContentInput, options: SendOptions = {}): ChannelMessage {
     const { replyTo, ...rest } = options;
     let references = rest.references;
@@ -88,11 +89,13 @@ export class UserActor {
     return publicMessage(postMessage(this.ctx, { senderId: this.userId, channelId, content: asContent(content), ephemeralReceivers: receiverIds }));
   }
 
+  /** Replaces the content of this user's own (non-ephemeral) message and pushes `channel_message` with code 1; returns it as stored. */
   update(messageId: string, content: ContentInput): ChannelMessage {
     const original = locateMessage(this.ctx, messageId);
     return publicMessage(updateMessage(this.ctx, { senderId: this.userId, channelId: original.channel_id, messageId, content: asContent(content) }));
   }
 
+  /** Deletes a non-ephemeral message (this user's own, or any in a clan this user owns) and pushes `channel_message` with code 2; returns the removed message. */
   delete(messageId: string): ChannelMessage {
     const original = locateMessage(this.ctx, messageId);
     return publicMessage(removeMessage(this.ctx, { senderId: this.userId, channelId: original.channel_id, messageId }));
@@ -112,45 +115,55 @@ export class UserActor {
     return publicMessage(record);
   }
 
+  /** Clicks a button of a message this user can see; `message_button_clicked` reaches the message's sender. Throws when the button is unknown or disabled. */
   clickButton(messageId: string, buttonId: string, extraData?: string | Record<string, unknown>): MessageButtonClicked {
     return clickButton(this.ctx, this.userId, messageId, buttonId, extraData);
   }
 
+  /** Picks options of a select on a message this user can see; `dropdown_box_selected` reaches the message's sender. Throws on a value that is not an option. */
   selectDropdown(messageId: string, selectboxId: string, values: string[]): DropdownBoxSelected {
     return selectDropdown(this.ctx, this.userId, messageId, selectboxId, values);
   }
 
+  /** Sends a direct message, opening the DM channel of the two users (silently) on first use. */
   sendDM(toUserId: string, content: ContentInput): ChannelMessage {
     const dm = ensureDm(this.ctx, this.userId, toUserId);
     return publicMessage(postMessage(this.ctx, { senderId: this.userId, channelId: dm.channel_id, content: asContent(content) }));
   }
 
+  /** Joins a voice room (`voice_joined_event`); joining again returns the existing presence and announces nothing. */
   joinVoice(channelId: string): PresenceRecord {
     return { ...joinVoice(this.ctx, this.userId, channelId) };
   }
 
+  /** Leaves a voice room (`voice_leaved_event`); false when this user was not in it. */
   leaveVoice(channelId: string): boolean {
     return leaveVoice(this.ctx, this.userId, channelId);
   }
 
+  /** Joins a streaming room (`streaming_joined_event`); joining again returns the existing presence and announces nothing. */
   joinStream(channelId: string): PresenceRecord {
     return { ...joinStream(this.ctx, this.userId, channelId) };
   }
 
+  /** Leaves a streaming room (`streaming_leaved_event`); false when this user was not in it. */
   leaveStream(channelId: string): boolean {
     return leaveStream(this.ctx, this.userId, channelId);
   }
 
+  /** Gives a coffee for a message this user can see; `give_coffee_event` reaches both users. */
   giveCoffee(toUserId: string, messageId: string): GiveCoffeeEvent {
     return giveCoffee(this.ctx, this.userId, toUserId, messageId);
   }
 
+  /** Sends a friend request by username, or accepts theirs when one is pending; returns this user's state towards them. */
   addFriend(username: string): FriendState {
     const other = this.ctx.world.usersByName.get(username);
     if (!other) throw EmulatorError.notFound(`user ${username}`);
     return addFriend(this.ctx, this.userId, other.id);
   }
 
+  /** Accepts a pending friend request from a username (already friends is fine); throws when there is none. */
   acceptFriend(username: string): FriendState {
     const other = this.ctx.world.usersByName.get(username);
     if (!other) throw EmulatorError.notFound(`user ${username}`);
@@ -172,6 +185,7 @@ export class UserActor {
     return { ...result.record };
   }
 
+  /** Picks a quick-menu entry by name in a channel (of `botId` when several bots have one); `quick_menu_event` reaches that bot. */
   triggerQuickMenu(channelId: string, menuName: string, botId?: string): QuickMenuEvent {
     return triggerQuickMenu(this.ctx, { userId: this.userId, channelId, menuName, ...(botId ? { botId } : {}) });
   }
