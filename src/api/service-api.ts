@@ -222,9 +222,12 @@ export class ServiceApi {
     return this.call('GET', '/v2/dm', '/v2/dm', { query: { ...page } });
   }
 
-  /** Creates (or returns the existing) DM channel; creating twice is harmless, so it may be retried. */
+  /**
+   * `POST /v2/dm`: with one user, returns the existing DM channel or creates it, so a retry is harmless; with
+   * several, creates a new group channel on every call, so it is not retried (a lost answer could make two).
+   */
   createDmChannel(userIds: string[]): Promise<ApiChannelDescription> {
-    return this.call('POST', '/v2/dm', '/v2/dm', { body: { user_ids: userIds }, idempotent: true });
+    return this.call('POST', '/v2/dm', '/v2/dm', { body: { user_ids: userIds }, idempotent: userIds.length === 1 });
   }
 
   /** `GET /v2/friends`: one page of the caller's friend relations, optionally only those in one `state`. */

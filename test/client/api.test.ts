@@ -240,6 +240,16 @@ describe('retries', () => {
     expect(httpStatuses(w, '/v2/dm', 'POST')).toEqual([502, 200]);
     expect(w.emu.channels('0').map((c) => c.channel_id)).toEqual([dm.channel_id]);
   });
+
+  it('does not retry creating a group DM on 5xx (every call makes a new group)', async () => {
+    const w = await t.world();
+    const client = await loggedIn(w);
+    w.emu.failHttp({ status: 502, count: 1, pathPrefix: '/v2/dm' });
+    const error = await failure(client.api.createDmChannel([w.alice.id, w.bob.id]));
+    expect(error).toMatchObject({ status: 502, route: 'POST /v2/dm' });
+    expect(httpStatuses(w, '/v2/dm', 'POST')).toEqual([502]);
+    expect(w.emu.channels('0')).toEqual([]);
+  });
 });
 
 describe('timeouts', () => {
