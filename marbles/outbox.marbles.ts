@@ -341,15 +341,9 @@ describe('resend after a dropped connection', () => {
     });
   });
 
-  // BUG (src/outbound/outbox.ts, Outbox.send(): the non-fatal ConnectionError branch, lines 165-169 at the time of writing): the outbox
-  // resends at once whenever its own `ready` flag is still true. When the transport refuses a request
-  // synchronously with a non-fatal ConnectionError before ready$ has said false — which is what
-  // GatewayConnection.close() does (src/gateway/connection.ts:166-173 tears the socket down and fails
-  // pending requests before status$ leaves "ready"), or any transport that says "not connected" —
-  // send → error → requeue → pump → send recurses without bound when ratePerSecond is null (until the
-  // stack overflows; the action is then left "in flight" with no request behind it), and burns the whole
-  // burst on futile sends with a rate.
-  // Expected: a non-fatal ConnectionError means "not connected": hold the action until ready$ says true again.
+  // Regression: a non-fatal ConnectionError ("not connected") refused synchronously while the outbox still
+  // believed it was ready made it resend at once, recursing without bound with the rate limit off and burning
+  // the burst with it. Such an action is held until ready$ says true again.
   it('a transport that refuses with a non-fatal ConnectionError while ready$ still says true does not make the outbox spin', () => {
     const scheduler = newScheduler();
     const attempts: number[] = [];

@@ -142,6 +142,16 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     if (value !== undefined && !(Number.isInteger(value) && value >= 1)) issues.push({ path: `outbox.${key}`, message: 'must be an integer of at least 1', code: 'invalid' });
   }
   positive(outbox.requestTimeoutMs, 'outbox.requestTimeoutMs', issues);
+  const caches: Partial<Record<keyof CacheLimits, unknown>> = config.caches ?? {};
+  // Message caches may be off (0); clans, channels and users must hold what a fetch or the sync just loaded.
+  for (const key of ['messagesPerChannel', 'messages', 'messageStore'] as const) {
+    const value = caches[key];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) issues.push({ path: `caches.${key}`, message: 'must be an integer of at least 0 (0 keeps none)', code: 'invalid' });
+  }
+  for (const key of ['users', 'channels', 'clans'] as const) {
+    const value = caches[key];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1)) issues.push({ path: `caches.${key}`, message: 'must be an integer of at least 1', code: 'invalid' });
+  }
   if (issues.length > 0) throw new ValidationError(issues, 'client config');
   const resolved: ResolvedClientConfig = {
     botId: config.botId,

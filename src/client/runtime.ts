@@ -3,6 +3,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { Outbox } from '../outbound/outbox.js';
 import { CacheManager, type CacheSource } from '../state/cache-manager.js';
+import { frozen } from '../state/immer.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { ChannelState, ClanState, MemberState, MessageState, UserState } from '../state/records.js';
 import type { Store } from '../state/store.js';
@@ -237,7 +238,8 @@ export class ClientRuntime implements ClientContext {
           const message = await this.api().getMessage(channelId, id);
           this.store.dispatch({ type: 'sync/messages', channelId, messages: [message] });
           this.messageStore.put(message);
-          return find(id)!;
+          // With message caching off nothing kept it: the fetched message is still the answer.
+          return find(id) ?? this.message(frozen(message));
         },
       },
       `message:${channelId}`,

@@ -259,6 +259,18 @@ describe('fetch', () => {
     expect(bob).toMatchObject({ id: w.bob.id, username: 'bob', clan_nick: '' });
   });
 
+  it('with message caching off, channel.messages.fetch(id) still answers with the fetched message', async () => {
+    const w = await t.world();
+    const old = w.emu.as(w.alice.id).send(w.general, 'kept nowhere');
+    const client = await loggedIn(w, { caches: { messagesPerChannel: 0, messageStore: 0 } });
+    const general = client.channels.get(w.general)!;
+    const fetched = await general.messages.fetch(old.message_id);
+    expect(fetched).toMatchObject({ message_id: old.message_id, sender_id: w.alice.id, content: { t: 'kept nowhere' } });
+    expect(gets(w, `/v2/channels/${w.general}/messages/${old.message_id}`)).toHaveLength(1);
+    expect(general.messages.get(old.message_id)).toBeUndefined();
+    expect(client.state.messageCount).toBe(0);
+  });
+
   it('a 404 is an ApiError with isNotFound (channels, users, messages, members)', async () => {
     const w = await t.world();
     const outsider = w.emu.createUser({ username: 'outsider' });

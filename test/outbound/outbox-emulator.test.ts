@@ -307,20 +307,10 @@ describe('which operations go through the outbox', () => {
   });
 });
 
-describe('known bugs', () => {
-  // BUG (src/outbound/outbox.ts Outbox.send(), the non-fatal ConnectionError branch, lines 165-169; and
-  // src/gateway/connection.ts GatewayConnection.close(), lines 166-173): close() unsubscribes its loop first —
-  // the teardown fails every pending request with a non-fatal ConnectionError — and only then publishes
-  // status "closed". The outbox still believes the connection is ready, so it resends at once; the request
-  // fails synchronously ("not connected"), and send → error → requeue → pump → send recurses. With
-  // ratePerSecond null it recurses until the stack overflows (~870 synchronous request$ calls here); the
-  // actions are left counted "in flight" with no request behind them, so they are neither resent nor
-  // settled until something cancels them (closeSocket()). With a rate, the loop stops when the burst is
-  // spent (20 futile attempts with the defaults). client.gateway.close() is public, and login() calls
-  // connection.close() on failure (src/client/service-client.ts:370).
-  // Fix: in GatewayConnection.close(), set ready=false and publish status "closed" before unsubscribing the
-  // loop; and in Outbox.send(), treat a non-fatal ConnectionError as "not ready" (this.ready = false) and wait
-  // for ready$ to say true again instead of pumping synchronously.
+describe('regressions', () => {
+  // Regression: GatewayConnection.close() failed pending requests with a non-fatal ConnectionError before status$
+  // left "ready"; the outbox resent at once, recursing until the stack overflowed (rate limit off) and leaving
+  // actions counted in flight with no request behind them.
   it('client.gateway.close() with actions in flight neither crashes nor loses them (ratePerSecond: null)', async () => {
     const unhandled: unknown[] = [];
     const previous = rxjsConfig.onUnhandledError;
@@ -352,13 +342,8 @@ describe('known bugs', () => {
     }
   });
 
-  // BUG (src/structures/user.ts:56-70, User.sendDM: `await this.createDmChannel()` at 62, enqueue at 68):
-  // when no DM channel is known yet, every call opens one with its own POST /v2/dm and enqueues only after
-  // that request returns. Calls made in a row are therefore enqueued in the order their REST replies arrive,
-  // not in call order (and N calls make N POSTs). Here the first POST's reply is held 100 ms: "dm 1" is
-  // stored after "dm 2" and "dm 3".
-  // Fix: share one pending createDmChannel() per user (continuations then run in call order), or reserve the
-  // outbox slot synchronously and fill in the channel id when it is known.
+  // Regression: with no DM channel known yet, each sendDM opened its own and was enqueued when that REST reply
+  // came back, so calls in a row were sent in reply order, not call order (and N calls made N POSTs).
   it('sendDM keeps call order while the DM channel is being opened (REST replies out of order)', async () => {
     const w = await t.world();
     let held = false;

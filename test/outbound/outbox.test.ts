@@ -305,30 +305,26 @@ describe('defaults and client settings', () => {
     }
   });
 
-  // BUG (src/client/config.ts:127-158, resolveConfig: line 158 copies `outbox` unchecked): with burst < 1,
-  // maxInFlight < 1 or ratePerSecond <= 0 the Outbox accepts every action and never sends any (burst 0:
-  // the token bucket never reaches one token and wakes every 1000/rate ms forever; maxInFlight 0: pump's
-  // loop never runs; rate 0: the next token never comes). Actions then wait silently until closeSocket().
-  // Expected: a ValidationError naming the field, like timeout/heartbeatTimeoutMs/requestTimeoutMs get.
-  // Fix: in resolveConfig, check outbox.burst >= 1, maxInFlight >= 1, maxQueued >= 0, requestTimeoutMs > 0
-  // and ratePerSecond === null || ratePerSecond > 0 (or throw a RangeError in the Outbox constructor).
+  // Regression: settings under which the outbox could never send (burst 0, maxInFlight 0, rate 0) used to be
+  // accepted, and every action then waited silently; they are a ValidationError naming the field.
   it('refuses outbox settings under which nothing could ever be sent', () => {
     for (const outbox of [{ burst: 0 }, { maxInFlight: 0 }, { ratePerSecond: 0 }]) {
       expect(() => new ServiceClient({ botId: 'b1', token: 't1', outbox })).toThrow(ValidationError);
     }
   });
+
+  it('refuses cache limits a fetch could not live with, and accepts message caching off', () => {
+    for (const caches of [{ users: 0 }, { channels: 0 }, { clans: -1 }, { messagesPerChannel: -1 }, { messageStore: 1.5 }]) {
+      expect(() => new ServiceClient({ botId: 'b1', token: 't1', caches }), JSON.stringify(caches)).toThrow(ValidationError);
+    }
+    expect(() => new ServiceClient({ botId: 'b1', token: 't1', caches: { users: 0 } })).toThrow(/caches\.users/);
+    expect(new ServiceClient({ botId: 'b1', token: 't1', caches: { messagesPerChannel: 0, messages: 0, messageStore: 0 } }).state.messageCount).toBe(0);
+  });
 });
 
 describe('a transport that answers synchronously', () => {
-  // BUG (src/outbound/outbox.ts: pump() line 135, send() 162, settle() 191-196): pump() is re-entrant. send() subscribes to
-  // the transport inside pump's loop; a reply delivered during subscribe calls settle(), which calls
-  // pump() again, which sends the next action, and so on: the stack grows by one level per action. With
-  // ratePerSecond null and ~800 or more queued actions when ready$ turns true, it overflows (RangeError
-  // reported as an unhandled error); the actions caught mid-send stay "in flight" forever and the rest
-  // stay queued. Nothing else limits the depth (with a rate, the burst does). OutboxTransport is a public
-  // interface, and an in-memory transport (tests, a local bridge) may well answer synchronously.
-  // Fix: make pump() non-re-entrant (a `pumping` flag; a call while pumping sets `again` and the
-  // running loop repeats), or start sends from a scheduled task.
+  // Regression: a transport replying during subscribe made pump() re-entrant, one stack level per action, until
+  // it overflowed with ~800 queued; an in-memory transport (tests, a local bridge) may well answer synchronously.
   it('sends 5000 queued actions when the transport replies during subscribe', async () => {
     const unhandled: unknown[] = [];
     const previous = rxjsConfig.onUnhandledError;
