@@ -1,4 +1,4 @@
-import { BehaviorSubject, defer, EMPTY, filter, from, map, race, retry, Subject, switchMap, takeUntil, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, catchError, defer, EMPTY, filter, from, ignoreElements, map, race, retry, Subject, switchMap, takeUntil, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { backoffDelay } from '../util/backoff.js';
 import { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
@@ -36,6 +36,7 @@ import { ClientRuntime } from './runtime.js';
 import { StateSync, type SyncReport } from './sync.js';
 import type { AnyClanstreamError } from '../errors/index.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { ClosedError } from '../errors/closed-error.js';
 import { ClanstreamError as ClanstreamErrorBase, type ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
@@ -331,15 +332,16 @@ export class ServiceClient implements BotSurface {
       }),
     );
     let liveToken: string | undefined;
+    // A newer token supersedes a move still waiting to be tried again.
+    const socketMoves = new Subject<string>();
+    this.#background.push(socketMoves.pipe(switchMap((token) => this.moveSocketTo(connection, token))).subscribe());
     this.#background.push(
       sessions.session$.subscribe((session) => {
         if (!session) return;
         this.#redactor.add(session.token);
         this.#redactor.add(session.refresh_token);
         // A refresh while connected moves the live socket onto the new token, so it is not closed when the old one expires.
-        if (connection.isReady && liveToken !== undefined && liveToken !== session.token) {
-          connection.request('token_refresh', { token: session.token }).catch((error: unknown) => this.report(asClanstreamError(error)));
-        }
+        if (connection.isReady && liveToken !== undefined && liveToken !== session.token) socketMoves.next(session.token);
         liveToken = session.token;
       }),
     );
@@ -809,6 +811,28 @@ export class ServiceClient implements BotSurface {
 
   // ---------------- errors and display ----------------
 
+  /**
+   * Moves the live socket onto a new session token (`token_refresh`). A
+   * `rate_limited` refusal is tried again when the gateway says; left
+   * unmoved, the socket would be closed when the old token expires.
+   */
+  private moveSocketTo(connection: GatewayConnection, token: string): Observable<never> {
+    return defer(() => connection.request('token_refresh', { token })).pipe(
+      retry({
+        count: SOCKET_MOVE_RETRY.retries,
+        delay: (error: unknown) =>
+          error instanceof GatewayError && error.code === 'rate_limited' && connection.isReady
+            ? timer(error.retryAfterMs ?? SOCKET_MOVE_RETRY.fallbackDelayMs, this.#config.scheduler)
+            : throwError(() => error),
+      }),
+      ignoreElements(),
+      catchError((error: unknown) => {
+        this.report(asClanstreamError(error));
+        return EMPTY;
+      }),
+    );
+  }
+
   private report(error: ClanstreamError): void {
     // Errors quoting a frame or a server's words may repeat one of this client's secrets; none reaches errors$.
     this.#redactor.redactError(error);
@@ -832,6 +856,9 @@ function asClanstreamError(error: unknown): ClanstreamError {
   if (error instanceof ClanstreamErrorBase) return error;
   return new ConnectionError(error instanceof Error ? error.message : String(error), { fatal: false, cause: error });
 }
+
+/** Attempts of moving the live socket onto a new token when the gateway answers `rate_limited`, and the wait when it names none. */
+const SOCKET_MOVE_RETRY = { retries: 5, fallbackDelayMs: 1000 } as const;
 
 /** Backoff between attempts of a proactive refresh that failed for a passing reason. */
 const REFRESH_RETRY = { baseMs: 1000, capMs: 60_000 } as const;

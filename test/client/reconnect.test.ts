@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, Events, GatewayConnection, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent } from '../../src/index.js';
 import { authenticate } from '../helpers/raw.js';
 import { until } from '../helpers/client.js';
+import { tappedWebSocket } from '../helpers/tapped-websocket.js';
 import { sleep, Tracker, type World } from './support.js';
 
 const t = new Tracker();
@@ -351,6 +352,33 @@ describe('refresh before expiry', () => {
     expect(client.status).toBe('ready');
     const sent = w.emu.as(w.alice.id).send(w.general, 'still here');
     await until(() => received.some((m) => m.message_id === sent.message_id), 'a message after the first expiry');
+  }, 20_000);
+
+  it('tries token_refresh again when the gateway answers rate_limited, and the socket outlives the old token', async () => {
+    const w = await t.world({ tokenTtlSeconds: 2 });
+    let refused = 0;
+    // The first token_refresh is refused as rate limited, asking for 100 ms; the next reaches the emulator.
+    const socket = tappedWebSocket({
+      intercept: (frame) => {
+        if (!('token_refresh' in frame) || refused > 0) return undefined;
+        refused += 1;
+        return JSON.stringify({ cid: frame.cid, error: { code: 'rate_limited', message: 'too many requests', retry_after_ms: 100 } });
+      },
+    });
+    const client = t.client(w, { refreshMarginMs: 1000, WebSocket: socket.Ctor });
+    const lifecycle = t.record(client.lifecycle$);
+    const errors = t.record(client.errors$);
+    await client.login();
+    const expiresAt = client.sessionManager.getSession()?.expires_at;
+    if (expiresAt === undefined) throw new Error('the session has no expiry');
+
+    await until(() => w.emu.wire.frames('token_refresh').length > 0, 'token_refresh to reach the emulator', 5000);
+    expect(refused).toBe(1);
+    expect(w.emu.wire.frames('token_refresh')).toHaveLength(1);
+    await sleep(Math.max(0, expiresAt * 1000 + 1300 - Date.now()));
+    expect(lifecycle.map((e) => e.type)).toEqual(['ready']);
+    expect(w.emu.wire.frames('connect')).toHaveLength(1);
+    expect(errors).toEqual([]);
   }, 20_000);
 });
 
