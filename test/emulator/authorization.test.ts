@@ -277,6 +277,8 @@ describe('gateway: no subscription, send or change outside membership and channe
     // The reference names the message (the caller gave its id) but carries nothing of it.
     expect(stored?.references).toEqual([{ message_ref_id: w.ephemeralToDave }]);
     expect(JSON.stringify(bob.frames)).not.toContain('for dave only');
+    // The same through the test API, acting as bob.
+    expect(w.emu.as(w.bob.id).send(w.general, 'and now?', { replyTo: w.ephemeralToDave }).references).toEqual([{ message_ref_id: w.ephemeralToDave }]);
     // Its receiver may quote it.
     const dave = await gateway(w.session.dave, [w.clanA]);
     const quoted = (await dave.request('ephemeral_message_send', { ...send(w.general, w.clanA, 'noted'), receiver_ids: [w.dave.id], reference_message_id: w.ephemeralToDave })).channel_message_ack as { message_id: string };

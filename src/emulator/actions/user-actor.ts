@@ -7,7 +7,7 @@ import type { TransactionRecord } from '../ledger/ledger.js';
 import type { PlatformContext } from '../platform/context.js';
 import { ensureDm } from '../platform/accounts.js';
 import { clickButton, selectDropdown, triggerQuickMenu } from '../platform/interactions.js';
-import { postMessage, publicMessage, react, removeMessage, updateMessage } from '../platform/messages.js';
+import { canSeeMessage, postMessage, publicMessage, react, removeMessage, updateMessage } from '../platform/messages.js';
 import { acceptFriend, addFriend, giveCoffee } from '../platform/social.js';
 import { joinStream, joinVoice, leaveStream, leaveVoice } from '../platform/voice.js';
 import type { MessageRecord, PresenceRecord } from '../world/records.js';
@@ -65,19 +65,20 @@ export class UserActor {
     let references = rest.references;
     if (replyTo) {
       const original = locateMessage(this.ctx, replyTo);
-      references = [
-        {
-          message_ref_id: original.message_id,
-          ref_type: 0,
-          message_sender_id: original.sender_id,
-          message_sender_username: original.username,
-          message_sender_display_name: original.display_name,
-          content: JSON.stringify(original.content),
-          has_attachment: original.attachments.length > 0,
-          channel_id: original.channel_id,
-        },
-        ...(references ?? []),
-      ];
+      // As over the gateway: an ephemeral message this user was not sent is named, never quoted.
+      const quoted: ApiMessageRef = canSeeMessage(original, this.userId)
+        ? {
+            message_ref_id: original.message_id,
+            ref_type: 0,
+            message_sender_id: original.sender_id,
+            message_sender_username: original.username,
+            message_sender_display_name: original.display_name,
+            content: JSON.stringify(original.content),
+            has_attachment: original.attachments.length > 0,
+            channel_id: original.channel_id,
+          }
+        : { message_ref_id: original.message_id };
+      references = [quoted, ...(references ?? [])];
     }
     return publicMessage(
       postMessage(this.ctx, { senderId: this.userId, channelId, content: asContent(content), ...rest, ...(references ? { references } : {}) }),
