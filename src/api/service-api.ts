@@ -212,7 +212,7 @@ export class ServiceApi {
 
   // ---- users, DMs, friends, transactions ----
 
-  /** `GET /v2/users/{userId}`: any user by id, no membership needed; 404 when unknown. */
+  /** `GET /v2/users/{userId}`: a user by id, with no shared clan needed; 404 when unknown. */
   getUser(userId: string): Promise<ApiUser> {
     return this.call('GET', '/v2/users/{userId}', `/v2/users/${enc(userId)}`);
   }
