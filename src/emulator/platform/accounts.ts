@@ -216,12 +216,20 @@ export function updateChannel(ctx: PlatformContext, channelId: string, patch: Ch
   return channel;
 }
 
-/** Deletes a channel (and its threads' parent link) and announces `channel_deleted_event`. */
+/**
+ * Deletes a channel with its threads (each announced by its own
+ * `channel_deleted_event`, threads first), and with them their messages,
+ * voice and streaming rooms and quick-menu entries.
+ */
 export function deleteChannel(ctx: PlatformContext, channelId: string, deletorId = ''): ChannelRecord {
   const channel = ctx.world.channel(channelId);
   if (ctx.world.clans.get(channel.clan_id)?.welcome_channel_id === channelId) {
     throw EmulatorError.badRequest('the welcome channel cannot be deleted');
   }
+  // A thread left behind would point at a parent that no longer exists.
+  const threads = [...ctx.world.channels.values()].filter((c) => c.parent_id === channelId && c.channel_id !== channelId);
+  for (const thread of threads) deleteChannel(ctx, thread.channel_id, deletorId);
+  for (const [id, entry] of ctx.world.quickMenus) if (entry.channel_id === channelId) ctx.world.quickMenus.delete(id);
   ctx.hub.emit(
     Events.ChannelDeleted,
     { clan_id: channel.clan_id, category_id: channel.category_id, parent_id: channel.parent_id, channel_id: channelId, deletor: deletorId },
