@@ -20,7 +20,7 @@ export interface WireEntry {
 
 const SECRET_KEYS = new Set(['token', 'refresh_token', 'jwt', 'password', 'privateKey', 'private_key', 'signature', 'zk_proof', 'proof']);
 
-/** Copies a parsed body with secret fields masked (one level of nesting is enough for our payloads). */
+/** Copies a parsed body or frame with secret fields masked, down to five levels (deeper than any payload of the protocol). */
 export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth > 4 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));

@@ -186,7 +186,7 @@ export class GatewayServer {
     if (ops.length !== 1) return this.replyError(conn, cid, 'bad_request', 'a frame carries exactly one op besides cid');
     const op = ops[0]!;
     const payload = record[op];
-    this.deps.wire.record({ transport: 'ws', userId: conn.userId, op, ...(cid ? { cid } : {}), body: op === 'token_refresh' ? maskSecrets(payload) : payload });
+    this.deps.wire.record({ transport: 'ws', userId: conn.userId, op, ...(cid ? { cid } : {}), body: maskSecrets(payload) });
     if (!Object.hasOwn(HANDLERS, op)) return this.replyError(conn, cid, 'unknown_op', `unknown op "${op}"`);
     if (cid === undefined) return this.replyError(conn, undefined, 'bad_request', `cid is required (a string of 1-${MAX_CID_LENGTH} characters)`);
     if (!conn.session && !PRE_SESSION_OPS.has(op)) return this.replyError(conn, cid, 'not_started', 'send start or resume first');
