@@ -1,12 +1,12 @@
 /**
  * `npm run bench`: runs every benchmark in bench/ (files named *.bench.ts
- * exporting `run()`), each measuring against a baseline in the same run, and
- * writes the report to BENCHMARKS.md.
+ * exporting `run()`), each in a process of its own and measuring against a
+ * baseline in the same run, and writes the report to BENCHMARKS.md.
  */
+import { fork } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 export interface BenchResult {
   /** Heading of the report section. */
@@ -32,11 +32,21 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
+/** Runs one benchmark file in a fresh process (bench/support/bench-child.ts); resolves with its results. */
+function runInChild(file: string): Promise<BenchResult[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(dir, 'support', 'bench-child.ts'), [join(dir, file)], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    let results: BenchResult[] | undefined;
+    child.on('message', (message) => (results = message as BenchResult[]));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 && results ? resolve(results) : reject(new Error(`${file} failed (exit code ${code ?? 'none'})`))));
+  });
+}
+
 const sections: BenchResult[] = [];
 for (const file of files) {
   console.log(`running ${file} …`);
-  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run: () => Promise<BenchResult[]> };
-  for (const result of await mod.run()) {
+  for (const result of await runInChild(file)) {
     console.log(`\n## ${result.title}\n${result.body}`);
     sections.push(result);
   }
