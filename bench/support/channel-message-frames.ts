@@ -7,6 +7,8 @@
  * timing, as Buffers ready to be written.
  */
 import type { ChannelMessage } from '../../src/events/payloads.js';
+// A small deterministic generator, so the frames are the same in every run.
+import { mulberry32 as generator } from '../../test/support/prng.js';
 
 /** The one gateway session id every bench session gets, so the same frames serve every connection. */
 export const BENCH_SESSION_ID = '5f0c7a52-6b1e-4c1d-9a47-3c2e8f1b0d64';
@@ -21,17 +23,6 @@ const WORDS = [
   'check', 'my', 'build', 'lol', 'brb', 'tonight', 'we', 'need', 'two', 'more', 'healers', 'thanks', 'for', 'the', 'help',
 ] as const;
 
-/** A small deterministic generator (mulberry32), so the frames are the same in every run. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The payload of event `seq`: every field of {@link ChannelMessage}, a short chat text. */
 export function benchMessage(seq: number, random: () => number): ChannelMessage {

@@ -10,6 +10,7 @@
  */
 import type { ApiChannelDescription, ApiClanDesc, ApiUser } from '../../src/model/api.js';
 import { BENCH_BOT_ID, BENCH_CLAN_ID, CHANNEL_IDS, CHANNEL_LABELS } from './channel-message-frames.js';
+import { mulberry32 } from '../../test/support/prng.js';
 
 export interface WorldShape {
   clans: number;
@@ -22,17 +23,8 @@ export interface WorldShape {
 
 export const LARGE_WORLD: WorldShape = Object.freeze({ clans: 1_000, channels: 10_000, users: 100_000, dmChannels: 200 });
 
-/** A small deterministic generator (mulberry32). */
-export function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator: the suite's mulberry32, so worlds are the same in every run. */
+export const generator = mulberry32;
 
 /** A seeded permutation of 0..n-1. */
 export function permutation(n: number, random: () => number): Uint32Array {
