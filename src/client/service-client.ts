@@ -822,7 +822,8 @@ export class ServiceClient implements BotSurface {
         count: SOCKET_MOVE_RETRY.retries,
         delay: (error: unknown) =>
           error instanceof GatewayError && error.code === 'rate_limited' && connection.isReady
-            ? timer(error.retryAfterMs ?? SOCKET_MOVE_RETRY.fallbackDelayMs, this.#config.scheduler)
+            ? // A socket lost meanwhile reconnects with the newest token: then there is nothing left to move.
+              timer(error.retryAfterMs ?? SOCKET_MOVE_RETRY.fallbackDelayMs, this.#config.scheduler).pipe(filter(() => connection.isReady))
             : throwError(() => error),
       }),
       ignoreElements(),
