@@ -7,7 +7,7 @@
 export { ServiceClient, LOGIN_RESULT } from './client/service-client.js';
 export { CLIENT_DEFAULTS, resolveConfig, loginBaseUrl, type ClientConfigDto, type ReconnectOptions, type ApiRetryOptions, type ResolvedClientConfig } from './client/config.js';
 export { InboundPipeline, type EventStep, type SyncHooks } from './client/inbound-pipeline.js';
-export type { BotSurface, MessageTarget, SentMessage } from './client/bot-surface.js';
+export type { ActedOnMessage, BotSurface, EditOptions, MessageTarget, SentMessage } from './client/bot-surface.js';
 export { Session, type StoredSession } from './session/session.js';
 export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
 export { ServiceApi, type PageQuery, type ServiceApiOptions } from './api/service-api.js';

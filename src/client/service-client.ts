@@ -29,9 +29,9 @@ import {
   type InteractionSource,
   type MessageRef,
 } from '../interactive/collectors.js';
-import type { Message } from '../structures/message.js';
+import type { Message, ReactMessagePayload } from '../structures/message.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
-import type { BotSurface, MessageTarget } from './bot-surface.js';
+import type { BotSurface, EditOptions, MessageTarget } from './bot-surface.js';
 import { ClientRuntime } from './runtime.js';
 import { StateSync, type SyncReport } from './sync.js';
 import type { AnyClanstreamError } from '../errors/index.js';
@@ -75,7 +75,7 @@ import type {
 import { EventRouter } from '../events/router.js';
 import { GatewayConnection, type HandshakeRequester } from '../gateway/connection.js';
 import type { ConnectionStatus, LifecycleEvent, LifecycleOf, LifecycleType } from '../gateway/lifecycle.js';
-import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
+import { GATEWAY_PATH, PROTOCOL_VERSION, type ChannelMessageAck, type MessageReactionAck } from '../gateway/protocol.js';
 import { Session, type StoredSession } from '../session/session.js';
 import { SessionManager } from '../session/session-manager.js';
 import { INSPECT } from '../util/inspect.js';
@@ -602,6 +602,21 @@ export class ServiceClient implements BotSurface {
   /** Replies to a message (an event payload or a cached Message), referencing it, in its channel. */
   async replyTo(message: MessageTarget, content: ContentInput, options: SendOptions = {}): Promise<Message> {
     return (await this.messageOf(message)).reply(content, options);
+  }
+
+  /** Replaces the content of one of the bot's messages (see {@link Message.update}). */
+  async editMessage(message: MessageTarget, content: ContentInput, options: EditOptions = {}): Promise<Message> {
+    return (await this.messageOf(message)).update(content, options);
+  }
+
+  /** Adds (or with `action_delete`, removes) the bot's reaction to a message (see {@link Message.react}). */
+  async reactTo(message: MessageTarget, reaction: ReactMessagePayload): Promise<MessageReactionAck> {
+    return (await this.messageOf(message)).react(reaction);
+  }
+
+  /** Deletes a message; it also leaves the caches (see {@link Message.delete}). */
+  async deleteMessage(message: MessageTarget): Promise<ChannelMessageAck> {
+    return (await this.messageOf(message)).delete();
   }
 
   // ---------------- interactive messages ----------------

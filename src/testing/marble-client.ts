@@ -1,15 +1,19 @@
 import { BehaviorSubject, filter, map, NEVER, share, Subject, type Observable } from 'rxjs';
-import type { BotSurface, MessageTarget, SentMessage } from '../client/bot-surface.js';
+import type { ActedOnMessage, BotSurface, EditOptions, MessageTarget, SentMessage } from '../client/bot-surface.js';
 import type { Events } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import type { ChannelMessageContent } from '../model/content.js';
+import type { ReactMessagePayload } from '../structures/message.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
 
 /** An outgoing action a bot made through the double, at the virtual time it made it. */
 export type RecordedAction =
   | { readonly type: 'send'; readonly channel_id: string; readonly content: ChannelMessageContent; readonly options: SendOptions }
-  | { readonly type: 'reply'; readonly channel_id: string; readonly reply_to: string; readonly content: ChannelMessageContent; readonly options: SendOptions };
+  | { readonly type: 'reply'; readonly channel_id: string; readonly reply_to: string; readonly content: ChannelMessageContent; readonly options: SendOptions }
+  | { readonly type: 'edit'; readonly channel_id: string; readonly message_id: string; readonly content: ChannelMessageContent; readonly options: EditOptions }
+  | { readonly type: 'react'; readonly channel_id: string; readonly message_id: string; readonly emoji_id: string; readonly emoji: string; readonly action_delete: boolean }
+  | { readonly type: 'delete'; readonly channel_id: string; readonly message_id: string };
 
 /** How a {@link createMarbleClient} double behaves. */
 export interface MarbleClientOptions {
@@ -26,7 +30,7 @@ export interface MarbleClientOptions {
 export interface MarbleClient extends BotSurface {
   /** Every outgoing action, emitted when the bot makes it (hot: subscribe before the bot acts, as expectObservable does). */
   readonly actions$: Observable<RecordedAction>;
-  /** Only the message texts sent or replied, for short diagrams. */
+  /** Only the message texts sent, replied or edited in, for short diagrams. */
   readonly texts$: Observable<string>;
 }
 
@@ -48,9 +52,14 @@ export function createMarbleClient(options: MarbleClientOptions = {}): MarbleCli
   const actions = new Subject<RecordedAction>();
   let counter = 0;
   const nextId = options.nextMessageId ?? (() => `m${(counter += 1)}`);
-  const record = (action: RecordedAction): Promise<SentMessage> => {
+  const record = (action: RecordedAction & { type: 'send' | 'reply' }): Promise<SentMessage> => {
     actions.next(action);
     return Promise.resolve({ message_id: nextId(), channel_id: action.channel_id });
+  };
+  // Acting on a message gives back its own ids, as an acknowledgement does.
+  const actOn = (action: RecordedAction & { message_id: string }): Promise<ActedOnMessage> => {
+    actions.next(action);
+    return Promise.resolve({ message_id: action.message_id, channel_id: action.channel_id });
   };
   const contentOf = (content: ContentInput): ChannelMessageContent => (typeof content === 'string' ? { t: content } : content);
   const status$ = options.status$ ?? new BehaviorSubject<ConnectionStatus>('ready').asObservable();
@@ -68,7 +77,15 @@ export function createMarbleClient(options: MarbleClientOptions = {}): MarbleCli
       record({ type: 'send', channel_id: channelId, content: contentOf(content), options: sendOptions }),
     replyTo: (message: MessageTarget, content: ContentInput, sendOptions: SendOptions = {}) =>
       record({ type: 'reply', channel_id: message.channel_id, reply_to: message.message_id, content: contentOf(content), options: sendOptions }),
+    editMessage: (message: MessageTarget, content: ContentInput, editOptions: EditOptions = {}) =>
+      actOn({ type: 'edit', channel_id: message.channel_id, message_id: message.message_id, content: contentOf(content), options: editOptions }),
+    reactTo: (message: MessageTarget, reaction: ReactMessagePayload) =>
+      actOn({ type: 'react', channel_id: message.channel_id, message_id: message.message_id, emoji_id: reaction.emoji_id, emoji: reaction.emoji, action_delete: reaction.action_delete ?? false }),
+    deleteMessage: (message: MessageTarget) => actOn({ type: 'delete', channel_id: message.channel_id, message_id: message.message_id }),
     actions$: actions.asObservable(),
-    texts$: actions.pipe(map((action) => action.content.t ?? '')),
+    texts$: actions.pipe(
+      filter((action): action is RecordedAction & { content: ChannelMessageContent } => 'content' in action),
+      map((action) => action.content.t ?? ''),
+    ),
   };
 }
