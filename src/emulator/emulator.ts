@@ -262,7 +262,7 @@ export class Emulator {
     return toChannel(this.ctx, channelId);
   }
 
-  /** Deletes a channel with its messages and presence and announces `channel_deleted_event`; the welcome channel cannot be deleted. */
+  /** Deletes a channel with its threads, messages, presence and quick-menu entries, announcing `channel_deleted_event` for each; the welcome channel cannot be deleted. */
   deleteChannel(channelId: string, deletorId = ''): void {
     accounts.deleteChannel(this.ctx, channelId, deletorId);
   }
