@@ -19,16 +19,14 @@ import {
 } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { countingFetch, deadPort, Tracker, type World } from './support.js';
+import { rejection } from '../helpers/outcomes.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
 
 /** Settles a promise into its value or its ApiError. */
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const outcome = await rejection(promise);
   if (!(outcome instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(outcome)}`);
   return outcome;
 }

@@ -6,11 +6,11 @@
  * errors; fetching a user never opens a DM; state$/select emit distinct
  * slices; a resync after a lost session repairs what changed meanwhile.
  */
-import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ChannelType, Events, TypeMessage, type ChannelMessage, type ClientState, type LifecycleEvent, type MessageReaction, type ServiceClient } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { Tracker, type World } from './support.js';
+import { rejection } from '../helpers/outcomes.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -19,16 +19,6 @@ async function loggedIn(w: World, overrides: Parameters<Tracker['client']>[1] = 
   const client = t.client(w, overrides);
   await client.login();
   return client;
-}
-
-/** Settles a promise into the error it rejects with (or fails when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${inspect(value)}`);
-    },
-    (error: unknown) => error,
-  );
 }
 
 /** GET requests the emulator received whose path starts with `prefix`, as their paths. */

@@ -29,6 +29,7 @@ import {
   type ButtonClick,
   type InteractionSource,
 } from '../../src/interactive/index.js';
+import { rejection } from '../helpers/outcomes.js';
 
 /** A client double: one Subject per event type, so tests can push events and count subscribers. */
 class FakeClient implements InteractionSource {
@@ -75,15 +76,6 @@ const selection = (over: Partial<DropdownBoxSelected> = {}): DropdownBoxSelected
 });
 
 const deletion = (messageId = 'm1', channelId = 'c1'): ChannelMessage => ({ message_id: messageId, id: messageId, channel_id: channelId, code: 2 }) as ChannelMessage;
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('extra_data form values', () => {
   it('parses "" to {}, a JSON object to its values, and reports (never throws) anything else', () => {

@@ -138,12 +138,3 @@ export function recordingLogger(scanner: LeakScanner, where: string): Logger & {
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), count: () => lines.length, lines };
 }
 
-/** The outcome of a promise that is expected to fail, without throwing. */
-export async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}

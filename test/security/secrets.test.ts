@@ -29,7 +29,8 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/em
 import { clientFor, until } from '../helpers/client.js';
 import { authenticate, http, RawGateway } from '../helpers/raw.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
-import { failureOf, LeakScanner, recordingLogger } from './leak-scan.js';
+import { LeakScanner, recordingLogger } from './leak-scan.js';
+import { rejection } from '../helpers/outcomes.js';
 
 /** Recognisable API keys: a leak of any of them is unmistakable in a report. */
 const BOT_KEY = 'ck_live_BOTKEY_7f3a9c1e5b2d4f6a8c0e2468';
@@ -178,12 +179,12 @@ describe('secrets never leak', () => {
 
     // 2. A refused API key, and a server that cannot be reached.
     const wrong = track(clientFor(emu, { botId: bot.botId, token: WRONG_KEY }, { ...FAST, logger: recordingLogger(scanner, 'wrong-key client') }));
-    expect(errorOf('login with a wrong key', await failureOf(wrong.login()))).toBeInstanceOf(AuthenticationError);
+    expect(errorOf('login with a wrong key', await rejection(wrong.login()))).toBeInstanceOf(AuthenticationError);
     scanClient(scanner, 'wrong-key client', wrong);
     const unreachable = track(
       new ServiceClient({ botId: bot.botId, token: BOT_KEY, host: '127.0.0.1', port: String(await closedPort()), useSSL: false, ...FAST, logger: recordingLogger(scanner, 'unreachable client') }),
     );
-    const networkError = errorOf('login to a closed port', await failureOf(unreachable.login()));
+    const networkError = errorOf('login to a closed port', await rejection(unreachable.login()));
     expect(networkError).toMatchObject({ kind: 'api', code: 'network_error' });
     scanClient(scanner, 'unreachable client', unreachable);
 
@@ -207,30 +208,30 @@ describe('secrets never leak', () => {
     expect(socket.urls.some((url) => url.includes('token='))).toBe(true);
 
     // 4. REST failures: 404, 403, an injected 500 that outlasts the retries, a timeout.
-    expect(errorOf('REST 404', await failureOf(client.api.getChannel('1999999999999999999')))).toMatchObject({ status: 404 });
-    expect(errorOf('REST 403', await failureOf(client.api.getClan(elsewhere.id)))).toMatchObject({ status: 403 });
+    expect(errorOf('REST 404', await rejection(client.api.getChannel('1999999999999999999')))).toMatchObject({ status: 404 });
+    expect(errorOf('REST 403', await rejection(client.api.getClan(elsewhere.id)))).toMatchObject({ status: 403 });
     emu.failHttp({ status: 500, count: 5, pathPrefix: '/v2/clans' });
-    expect(errorOf('REST 500', await failureOf(client.api.listClans()))).toMatchObject({ status: 500 });
+    expect(errorOf('REST 500', await rejection(client.api.listClans()))).toMatchObject({ status: 500 });
     emu.clearHttpFaults();
-    expect(errorOf('REST timeout', await failureOf(client.api.getUser('1777000000000000000')))).toMatchObject({ code: 'timeout' });
+    expect(errorOf('REST timeout', await rejection(client.api.getUser('1777000000000000000')))).toMatchObject({ code: 'timeout' });
 
     // A REST server that echoes the request's credentials in its error, as some proxies do.
-    const echoed = errorOf('REST error echoing the bearer token', await failureOf(client.api.getUser('1888000000000000000')));
+    const echoed = errorOf('REST error echoing the bearer token', await rejection(client.api.getUser('1888000000000000000')));
     // The error still says what failed; only the credential is gone.
     expect(echoed).toMatchObject({ status: 400, route: 'GET /v2/users/{userId}', message: expect.stringContaining('refused Bearer [redacted]') });
     const echoingLogin = track(clientFor(emu, { botId: bot.botId, token: BOT_KEY }, { ...FAST, fetch: hostileFetch, logger: recordingLogger(scanner, 'echoing login') }));
     echoingLogin.loginBasePath = `${emu.url}/echo-login`;
-    expect(errorOf('login refused with an echo of the credentials', await failureOf(echoingLogin.login()))).toBeInstanceOf(AuthenticationError);
+    expect(errorOf('login refused with an echo of the credentials', await rejection(echoingLogin.login()))).toBeInstanceOf(AuthenticationError);
     scanClient(scanner, 'echoing-login client', echoingLogin);
 
     // 5. Gateway error replies.
-    expect(errorOf('send to a clan the bot is not in', await failureOf(client.sendMessage(elsewhere.welcome_channel_id, 'hello')))).toMatchObject({ status: 403 });
+    expect(errorOf('send to a clan the bot is not in', await rejection(client.sendMessage(elsewhere.welcome_channel_id, 'hello')))).toMatchObject({ status: 403 });
     const general = await client.channels.fetch(clan.welcome_channel_id);
-    expect(errorOf('ephemeral to a non-member', await failureOf(general.sendEphemeral(stranger.id, 'psst')))).toMatchObject({ kind: 'gateway', code: 'forbidden' });
-    expect(errorOf('ephemeral to an unknown user', await failureOf(general.sendEphemeral('1999999999999999998', 'psst')))).toBeInstanceOf(GatewayError);
+    expect(errorOf('ephemeral to a non-member', await rejection(general.sendEphemeral(stranger.id, 'psst')))).toMatchObject({ kind: 'gateway', code: 'forbidden' });
+    expect(errorOf('ephemeral to an unknown user', await rejection(general.sendEphemeral('1999999999999999998', 'psst')))).toBeInstanceOf(GatewayError);
     liveToken = client.sessionManager.getSession()?.token ?? '';
-    expect(errorOf('gateway error echoing the token', await failureOf(general.send('echo my token')))).toMatchObject({ kind: 'gateway', code: 'bad_request', message: expect.stringContaining('token [redacted] is not allowed here'), fields: { token: '[redacted]' } });
-    expect(errorOf('invalid content', await failureOf(client.sendMessage(clan.welcome_channel_id, { t: 'x', mk: [{ type: 'b', s: 0, e: 9 }] })))).toBeInstanceOf(ValidationError);
+    expect(errorOf('gateway error echoing the token', await rejection(general.send('echo my token')))).toMatchObject({ kind: 'gateway', code: 'bad_request', message: expect.stringContaining('token [redacted] is not allowed here'), fields: { token: '[redacted]' } });
+    expect(errorOf('invalid content', await rejection(client.sendMessage(clan.welcome_channel_id, { t: 'x', mk: [{ type: 'b', s: 0, e: 9 }] })))).toBeInstanceOf(ValidationError);
 
     // 6. Frames the client cannot read, some echoing secrets the way a confused proxy would.
     const session = client.sessionManager.getSession();
@@ -293,7 +294,7 @@ describe('secrets never leak', () => {
     const options = { retries: 1, backoff: { baseMs: 5, capMs: 10 }, timeout: 1_000, logger };
     const failures: unknown[] = [];
     const fail = async (label: string, send: () => Promise<unknown>): Promise<unknown> => {
-      const error = await failureOf(send());
+      const error = await rejection(send());
       scanner.value(label, error);
       failures.push(error);
       return error;

@@ -3,11 +3,11 @@
  * world and tracker of test/client/support.ts, a logged-in client, and
  * small helpers to look at what the emulator received and stored.
  */
-import { inspect } from 'node:util';
 import type { ServiceClient } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { until } from '../helpers/client.js';
 import type { Tracker, World } from '../client/support.js';
+export { rejection } from '../helpers/outcomes.js';
 
 export { Tracker, type World } from '../client/support.js';
 
@@ -16,16 +16,6 @@ export async function loggedIn(t: Tracker, w: World, overrides: Parameters<Track
   const client = t.client(w, overrides);
   await client.login();
   return client;
-}
-
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${inspect(value)}`);
-    },
-    (error: unknown) => error,
-  );
 }
 
 /** HTTP requests the emulator received under a path prefix, with one method. */

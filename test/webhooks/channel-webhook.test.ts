@@ -10,24 +10,10 @@ import { ApiError, Events, ValidationError, type ServiceClient } from '../../src
 import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorWebhook } from '../../src/emulator/index.js';
 import { ChannelWebhook, CHANNEL_WEBHOOK_ROUTE, type ChannelWebhookMessage, type WebhookClientOptions } from '../../src/webhooks/index.js';
 import { clientFor } from '../helpers/client.js';
+import { everythingSaid, rejection } from '../helpers/outcomes.js';
 
 /** Fast, deterministic retries for tests. */
 const FAST: WebhookClientOptions = { backoff: { baseMs: 1, capMs: 2 }, random: () => 0 };
-
-/** Everything an error could show a user or a log. */
-function everythingSaid(error: unknown): string {
-  const e = error as Error;
-  return [String(e), e.message, e.stack ?? '', JSON.stringify(e), inspect(e, { depth: 5 })].join('\n');
-}
-
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('ChannelWebhook against the emulator', () => {
   let emu: Emulator;
@@ -128,7 +114,7 @@ describe('ChannelWebhook against the emulator', () => {
 
   it.each(refusals)('refuses before sending when %s', async (_name, message, field) => {
     const hook = new ChannelWebhook(webhook.url, FAST);
-    const error = await refusal(hook.send(message as ChannelWebhookMessage));
+    const error = await rejection(hook.send(message as ChannelWebhookMessage));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.path)).toContain(field);
     expect((error as ValidationError).message).toContain(field);
@@ -144,7 +130,7 @@ describe('ChannelWebhook against the emulator', () => {
   });
 
   it('refuses an empty text even with an image (t is required), before sending', async () => {
-    const error = await refusal(new ChannelWebhook(webhook.url, FAST).send({ t: '', images: [image] }));
+    const error = await rejection(new ChannelWebhook(webhook.url, FAST).send({ t: '', images: [image] }));
     expect((error as ValidationError).field).toBe('message.t');
     expect(emu.wire.requests('/webhooks/')).toEqual([]);
   });
@@ -154,7 +140,7 @@ describe('ChannelWebhook against the emulator', () => {
     await old.send({ t: 'before' });
     const reset = emu.resetWebhookToken(webhook.id);
 
-    const error = await refusal(old.send({ t: 'after' }));
+    const error = await rejection(old.send({ t: 'after' }));
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.status).toBe(401);
@@ -172,7 +158,7 @@ describe('ChannelWebhook against the emulator', () => {
 
   it('reports a deleted channel as a 404 ApiError with the server message', async () => {
     emu.deleteChannel(channelId);
-    const error = await refusal(new ChannelWebhook(webhook.url, FAST).send({ t: 'anyone?' }));
+    const error = await rejection(new ChannelWebhook(webhook.url, FAST).send({ t: 'anyone?' }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(404);
     expect((error as ApiError).code).toBe('not_found');
@@ -196,7 +182,7 @@ describe('ChannelWebhook against the emulator', () => {
 
   it('gives up after the retry budget with a typed 503 ApiError without the token', async () => {
     emu.failHttp({ status: 503, count: 10, pathPrefix: '/webhooks/' });
-    const error = await refusal(new ChannelWebhook(webhook.url, { ...FAST, retries: 2 }).send({ t: 'never' }));
+    const error = await rejection(new ChannelWebhook(webhook.url, { ...FAST, retries: 2 }).send({ t: 'never' }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(503);
     expect(everythingSaid(error)).not.toContain(webhook.token);
@@ -206,7 +192,7 @@ describe('ChannelWebhook against the emulator', () => {
 
   it('fails at once when Retry-After is longer than maxRetryAfterMs', async () => {
     emu.failHttp({ status: 429, count: 1, pathPrefix: '/webhooks/', retryAfterSeconds: 120 });
-    const error = await refusal(new ChannelWebhook(webhook.url, { ...FAST, maxRetryAfterMs: 1000 }).send({ t: 'later' }));
+    const error = await rejection(new ChannelWebhook(webhook.url, { ...FAST, maxRetryAfterMs: 1000 }).send({ t: 'later' }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(429);
     expect((error as ApiError).retryAfterMs).toBe(120_000);
@@ -219,7 +205,7 @@ describe('ChannelWebhook against the emulator', () => {
     const hook = new ChannelWebhook(webhook.url, { ...FAST, logger });
     await hook.send({ t: 'logged' });
     emu.resetWebhookToken(webhook.id);
-    await refusal(hook.send({ t: 'refused' }));
+    await rejection(hook.send({ t: 'refused' }));
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(lines.join('\n')).toContain(CHANNEL_WEBHOOK_ROUTE);
     const shown = [...lines, JSON.stringify(hook), inspect(hook), String(hook), JSON.stringify(Object.entries(hook))].join('\n');

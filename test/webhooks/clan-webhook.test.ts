@@ -10,22 +10,9 @@ import { ApiError, DM_CLAN_ID, Events, ValidationError, type ServiceClient } fro
 import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorWebhook } from '../../src/emulator/index.js';
 import { ClanWebhook, CLAN_WEBHOOK_ROUTE, type ClanWebhookMessage, type WebhookClientOptions } from '../../src/webhooks/index.js';
 import { clientFor } from '../helpers/client.js';
+import { everythingSaid, rejection } from '../helpers/outcomes.js';
 
 const FAST: WebhookClientOptions = { backoff: { baseMs: 1, capMs: 2 }, random: () => 0 };
-
-function everythingSaid(error: unknown): string {
-  const e = error as Error;
-  return [String(e), e.message, e.stack ?? '', JSON.stringify(e), inspect(e, { depth: 5 })].join('\n');
-}
-
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('ClanWebhook against the emulator', () => {
   let emu: Emulator;
@@ -80,13 +67,13 @@ describe('ClanWebhook against the emulator', () => {
   });
 
   it('encodes a user identifier with reserved characters as one path segment', async () => {
-    const error = await refusal(new ClanWebhook(webhook.url, FAST).send('a/b?c', { content: { t: 'hi' } }));
+    const error = await rejection(new ClanWebhook(webhook.url, FAST).send('a/b?c', { content: { t: 'hi' } }));
     expect((error as ApiError).status).toBe(404);
     expect((error as ApiError).message).toContain('user a/b?c not found');
   });
 
   it('refuses a recipient who is not a clan member: typed 403 with the server message, token absent', async () => {
-    const error = await refusal(new ClanWebhook(webhook.url, FAST).send(outsider.username, { content: { t: 'hi' } }));
+    const error = await rejection(new ClanWebhook(webhook.url, FAST).send(outsider.username, { content: { t: 'hi' } }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(403);
     expect((error as ApiError).code).toBe('forbidden');
@@ -99,7 +86,7 @@ describe('ClanWebhook against the emulator', () => {
   });
 
   it('refuses an unknown user with a typed 404', async () => {
-    const error = await refusal(new ClanWebhook(webhook.url, FAST).send('nobody', { content: { t: 'hi' } }));
+    const error = await rejection(new ClanWebhook(webhook.url, FAST).send('nobody', { content: { t: 'hi' } }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('not_found');
   });
@@ -121,7 +108,7 @@ describe('ClanWebhook against the emulator', () => {
 
   it.each(refusals)('refuses before sending when %s', async (_name, user, message, field) => {
     const hook = new ClanWebhook(webhook.url, FAST);
-    const error = await refusal(hook.send(user, message as ClanWebhookMessage));
+    const error = await rejection(hook.send(user, message as ClanWebhookMessage));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.path)).toContain(field);
     expect(everythingSaid(error)).not.toContain(webhook.token);
@@ -131,7 +118,7 @@ describe('ClanWebhook against the emulator', () => {
   it('after a token reset the old client gets a typed 401; the new URL delivers', async () => {
     const old = new ClanWebhook(webhook.url, FAST);
     const reset = emu.resetWebhookToken(webhook.id);
-    const error = await refusal(old.send(bot.botId, { content: { t: 'old' } }));
+    const error = await rejection(old.send(bot.botId, { content: { t: 'old' } }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(401);
     expect((error as ApiError).code).toBe('unauthenticated');

@@ -8,24 +8,11 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ProtocolError, ValidationError } from '../../src/index.js';
 import { ChannelWebhook, CHANNEL_WEBHOOK_ROUTE, ClanWebhook, CLAN_WEBHOOK_ROUTE } from '../../src/webhooks/index.js';
+import { everythingSaid, rejection } from '../helpers/outcomes.js';
 
 const TOKEN = 'SeCrEtToKeN_abcdef123456';
 const CHANNEL_URL = `https://hooks.example.test/base/webhooks/1840000000000000006/${TOKEN}`;
 const CLAN_URL = `https://hooks.example.test/clanwebhooks/${TOKEN}`;
-
-function everythingSaid(error: unknown): string {
-  const e = error as Error;
-  return [String(e), e.message, e.stack ?? '', JSON.stringify(e), inspect(e, { depth: 5 })].join('\n');
-}
-
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -144,7 +131,7 @@ describe('webhook requests (injected fetch)', () => {
 
   it('rejects a 2xx without the documented body with a ProtocolError (token-free)', async () => {
     const { fetcher } = scripted(async () => json(200, { ok: true, echo: TOKEN }));
-    const error = await refusal(new ChannelWebhook(CHANNEL_URL, { fetch: fetcher, retries: 0 }).send({ t: 'hi' }));
+    const error = await rejection(new ChannelWebhook(CHANNEL_URL, { fetch: fetcher, retries: 0 }).send({ t: 'hi' }));
     expect(error).toBeInstanceOf(ProtocolError);
     expect(everythingSaid(error)).not.toContain(TOKEN);
   });
@@ -158,7 +145,7 @@ describe('webhook requests (injected fetch)', () => {
           signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
     );
-    const error = await refusal(new ChannelWebhook(CHANNEL_URL, { fetch: fetcher, timeout: 20, retries: 1, backoff: { baseMs: 1, capMs: 1 } }).send({ t: 'hi' }));
+    const error = await rejection(new ChannelWebhook(CHANNEL_URL, { fetch: fetcher, timeout: 20, retries: 1, backoff: { baseMs: 1, capMs: 1 } }).send({ t: 'hi' }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('timeout');
     expect((error as ApiError).route).toBe(CHANNEL_WEBHOOK_ROUTE);
@@ -171,7 +158,7 @@ describe('webhook requests (injected fetch)', () => {
     const { fetcher } = scripted(async () => {
       throw new TypeError(`fetch failed for ${CLAN_URL}/alice`);
     });
-    const error = await refusal(new ClanWebhook(CLAN_URL, { fetch: fetcher, retries: 0 }).send('alice', { content: { t: 'hi' } }));
+    const error = await rejection(new ClanWebhook(CLAN_URL, { fetch: fetcher, retries: 0 }).send('alice', { content: { t: 'hi' } }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('network_error');
     expect((error as ApiError).route).toBe(CLAN_WEBHOOK_ROUTE);
@@ -182,7 +169,7 @@ describe('webhook requests (injected fetch)', () => {
     const { fetcher } = scripted(async () => json(400, { code: 'bad_request', message: `bad request to /webhooks/1/${TOKEN}`, fields: { [`x${TOKEN}`]: `y ${TOKEN}` } }));
     const lines: string[] = [];
     const log = (m: string): void => void lines.push(m);
-    const error = await refusal(new ChannelWebhook(CHANNEL_URL, { fetch: fetcher, logger: { debug: log, info: log, warn: log, error: log } }).send({ t: 'hi' }));
+    const error = await rejection(new ChannelWebhook(CHANNEL_URL, { fetch: fetcher, logger: { debug: log, info: log, warn: log, error: log } }).send({ t: 'hi' }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).message).toContain('bad request to /webhooks/1/[redacted]');

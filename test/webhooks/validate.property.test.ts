@@ -5,7 +5,6 @@
  * with both or neither of username and user_id fails at its path; and a URL
  * error never carries the secret token segment.
  */
-import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors/validation-error.js';
@@ -23,6 +22,7 @@ import {
 } from '../../src/webhooks/index.js';
 import { parseChannelWebhookUrl, parseClanWebhookUrl } from '../../src/webhooks/url.js';
 import { expectIssueList, expectNoPollution, jsonText, junk, protoJsonText, prototypeSnapshot, thrownBy } from '../helpers/property.js';
+import { everythingSaid } from '../helpers/outcomes.js';
 
 const RUNS = 2000;
 
@@ -250,11 +250,6 @@ function webhookUrl(shape: 'channel' | 'clan'): fc.Arbitrary<GeneratedUrl> {
       const expected = clean && (shape === 'clan' || decodable) ? { baseUrl, token: p.token, ...(shape === 'channel' ? { channelId } : {}) } : undefined;
       return { url, token: p.token, ...(expected ? { expected } : {}) };
     });
-}
-
-/** Everything an error says, in every way it can be shown. */
-function everythingSaid(error: Error): string {
-  return [String(error), error.message, error.stack ?? '', JSON.stringify(error), inspect(error, { depth: 5 })].join('\n');
 }
 
 describe('webhook URL parsing: properties', () => {
