@@ -275,9 +275,8 @@ describe('resync while events keep arriving', () => {
 });
 
 describe('resync that cannot fetch a window', () => {
-  // Found by the reliability suite: a window whose refresh failed was kept as it was, and new events were
-  // appended after the gap, so the cache held a history with messages missing in the middle, silently.
-  it('drops the window it could not refresh (no hole in the history) and reports the failure on errors$', async () => {
+  /** A logged-in client that has received one message, recording its messages, lifecycle and errors. */
+  async function loggedInAfterAMessage() {
     const w = await t.world();
     const client = t.client(w);
     const received = t.record(client.stream(Events.ChannelMessage));
@@ -286,6 +285,13 @@ describe('resync that cannot fetch a window', () => {
     await client.login();
     w.emu.as(w.alice.id).send(w.general, 'before');
     await until(() => received.length === 1, 'the first message');
+    return { w, client, received, lifecycle, errors };
+  }
+
+  // Found by the reliability suite: a window whose refresh failed was kept as it was, and new events were
+  // appended after the gap, so the cache held a history with messages missing in the middle, silently.
+  it('drops the window it could not refresh (no hole in the history) and reports the failure on errors$', async () => {
+    const { w, client, received, lifecycle, errors } = await loggedInAfterAMessage();
 
     // Every attempt of the window's refresh fails (FAST: 1 try + 3 retries).
     w.emu.failHttp({ status: 503, count: 4, pathPrefix: `/v2/channels/${w.general}/messages` });
@@ -303,14 +309,7 @@ describe('resync that cannot fetch a window', () => {
   });
 
   it('still refreshes the windows when the clan list cannot be fetched, and reports that', async () => {
-    const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    const errors = t.record(client.errors$);
-    await client.login();
-    w.emu.as(w.alice.id).send(w.general, 'before');
-    await until(() => received.length === 1, 'the first message');
+    const { w, client, lifecycle, errors } = await loggedInAfterAMessage();
 
     w.emu.failHttp({ status: 503, count: 4, pathPrefix: '/v2/clans' });
     const restarted = w.emu.restart({ downMs: 50 });
