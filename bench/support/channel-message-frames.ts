@@ -24,29 +24,32 @@ const WORDS = [
 ] as const;
 
 
-/** The payload of event `seq`: every field of {@link ChannelMessage}, a short chat text. */
-export function benchMessage(seq: number, random: () => number): ChannelMessage {
-  const id = String(1850000000000000000n + BigInt(seq));
-  const sender = Math.floor(random() * 40);
-  const channel = Math.floor(random() * CHANNEL_IDS.length);
+/** Where a bench message is posted and who posts it. */
+export interface MessagePlace {
+  channel_id: string;
+  clan_id: string;
+  channel_label: string;
+  sender_id: string;
+  username: string;
+  display_name: string;
+  avatar: string;
+}
+
+/** Message `seq` posted at `place`: every field of {@link ChannelMessage}, a short chat text drawn from `random`. */
+export function chatMessage(seq: number, place: MessagePlace, random: () => number): ChannelMessage {
   const words: string[] = [];
   const wordCount = 1 + Math.floor(random() * 8);
   for (let i = 0; i < wordCount; i++) words.push(WORDS[Math.floor(random() * WORDS.length)]!);
+  const id = String(1850000000000000000n + BigInt(seq));
   const time = 1_795_277_636 + Math.floor(seq / 50);
   return {
     id,
     message_id: id,
-    channel_id: CHANNEL_IDS[channel]!,
-    clan_id: BENCH_CLAN_ID,
-    channel_label: CHANNEL_LABELS[channel]!,
     mode: 2,
     code: 0,
-    sender_id: String(1840000000000000100n + BigInt(sender)),
-    username: `user${sender}`,
-    display_name: `User ${sender}`,
+    ...place,
     clan_nick: '',
     clan_avatar: '',
-    avatar: `https://cdn.example/a/${sender}.png`,
     content: { t: words.join(' ') },
     mentions: [],
     attachments: [],
@@ -58,6 +61,25 @@ export function benchMessage(seq: number, random: () => number): ChannelMessage 
     topic_id: '',
     category_name: 'Text Channels',
   };
+}
+
+/** The payload of event `seq` in the small bench world: one of 40 senders in one of its channels. */
+export function benchMessage(seq: number, random: () => number): ChannelMessage {
+  const sender = Math.floor(random() * 40);
+  const channel = Math.floor(random() * CHANNEL_IDS.length);
+  return chatMessage(
+    seq,
+    {
+      channel_id: CHANNEL_IDS[channel]!,
+      clan_id: BENCH_CLAN_ID,
+      channel_label: CHANNEL_LABELS[channel]!,
+      sender_id: String(1840000000000000100n + BigInt(sender)),
+      username: `user${sender}`,
+      display_name: `User ${sender}`,
+      avatar: `https://cdn.example/a/${sender}.png`,
+    },
+    random,
+  );
 }
 
 /**

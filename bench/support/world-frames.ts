@@ -11,14 +11,8 @@
  * {@link WorldFrameStream} encodes them as they are written (the memory
  * benchmark's million events would not fit in memory pre-encoded).
  */
-import type { ChannelMessage } from '../../src/events/payloads.js';
-import { BENCH_SESSION_ID, encodeTextFrames, type FrameSet } from './channel-message-frames.js';
+import { BENCH_SESSION_ID, chatMessage, encodeTextFrames, type FrameSet } from './channel-message-frames.js';
 import { generator, sampler, type BenchWorld, type Distribution } from './world.js';
-
-const WORDS = [
-  'hello', 'there', 'the', 'raid', 'starts', 'at', 'nine', 'who', 'is', 'in', 'gg', 'nice', 'play', 'can', 'someone',
-  'check', 'my', 'build', 'lol', 'brb', 'tonight', 'we', 'need', 'two', 'more', 'healers', 'thanks', 'for', 'the', 'help',
-] as const;
 
 /** Makes the frame text of event `seq` (1-based), in order. */
 export function worldFrameMaker(world: BenchWorld, distribution: Distribution, seed: number): (seq: number) => string {
@@ -28,36 +22,11 @@ export function worldFrameMaker(world: BenchWorld, distribution: Distribution, s
   return (seq) => {
     const channel = world.channels[pickChannel()]!;
     const user = world.user(pickUser());
-    const words: string[] = [];
-    const wordCount = 1 + Math.floor(random() * 8);
-    for (let i = 0; i < wordCount; i++) words.push(WORDS[Math.floor(random() * WORDS.length)]!);
-    const id = String(1850000000000000000n + BigInt(seq));
-    const time = 1_795_277_636 + Math.floor(seq / 50);
-    const message: ChannelMessage = {
-      id,
-      message_id: id,
-      channel_id: channel.id,
-      clan_id: channel.clanId,
-      channel_label: channel.label,
-      mode: 2,
-      code: 0,
-      sender_id: user.id,
-      username: user.username,
-      display_name: user.displayName,
-      clan_nick: '',
-      clan_avatar: '',
-      avatar: user.avatar,
-      content: { t: words.join(' ') },
-      mentions: [],
-      attachments: [],
-      reactions: [],
-      references: [],
-      is_public: true,
-      create_time_seconds: time,
-      update_time_seconds: time,
-      topic_id: '',
-      category_name: 'Text Channels',
-    };
+    const message = chatMessage(
+      seq,
+      { channel_id: channel.id, clan_id: channel.clanId, channel_label: channel.label, sender_id: user.id, username: user.username, display_name: user.displayName, avatar: user.avatar },
+      random,
+    );
     return `{"seq":${seq},"session_id":"${BENCH_SESSION_ID}","channel_message":${JSON.stringify(message)}}`;
   };
 }
