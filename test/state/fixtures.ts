@@ -101,8 +101,9 @@ export function reactionEvent(over: Partial<MessageReaction> = {}) {
   });
 }
 
-export function channelCreated(channelId: string, over: Partial<EventPayloadMap[Events.ChannelCreated]> = {}) {
-  return ev(Events.ChannelCreated, {
+/** The fields channel_created and channel_updated share, for a public text channel of the clan. */
+function channelFields(channelId: string) {
+  return {
     clan_id: CLAN,
     category_id: '',
     creator_id: 'alice',
@@ -113,22 +114,16 @@ export function channelCreated(channelId: string, over: Partial<EventPayloadMap[
     channel_type: ChannelType.CHANNEL_TYPE_CHANNEL,
     status: 1,
     app_url: '',
-    ...over,
-  });
+  };
+}
+
+export function channelCreated(channelId: string, over: Partial<EventPayloadMap[Events.ChannelCreated]> = {}) {
+  return ev(Events.ChannelCreated, { ...channelFields(channelId), ...over });
 }
 
 export function channelUpdated(channelId: string, over: Partial<EventPayloadMap[Events.ChannelUpdated]> = {}) {
   return ev(Events.ChannelUpdated, {
-    clan_id: CLAN,
-    category_id: '',
-    creator_id: 'alice',
-    parent_id: '',
-    channel_id: channelId,
-    channel_label: `label-${channelId}`,
-    channel_private: 0,
-    channel_type: ChannelType.CHANNEL_TYPE_CHANNEL,
-    status: 1,
-    app_url: '',
+    ...channelFields(channelId),
     meeting_code: '',
     topic: '',
     active: 1,
