@@ -40,6 +40,8 @@ export interface RequestOptions {
 export interface RequestTarget {
   baseUrl: string;
   headers: Record<string, string>;
+  /** Credentials the request carries elsewhere than its `Authorization` header (a token in the path): kept out of its errors too. */
+  secrets?: readonly string[];
 }
 
 const KNOWN_CODES = new Set<string>([
@@ -225,7 +227,7 @@ export class HttpRequester {
       map((response) => {
         if (response.status >= 200 && response.status < 300) return response._data as T;
         const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), Date.now()) : undefined;
-        throw errorFromResponse(spec.route, response.status, response._data, wait, credentialsOf(target.headers));
+        throw errorFromResponse(spec.route, response.status, response._data, wait, [...credentialsOf(target.headers), ...(target.secrets ?? [])]);
       }),
       // Unsubscribing (a timeout, or the caller giving up) aborts the request rather than leaving it running.
       finalize(() => controller.abort()),

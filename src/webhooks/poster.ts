@@ -22,23 +22,6 @@ function scrub(text: string, secret: string): string {
   return secret !== '' && text.includes(secret) ? text.split(secret).join(REDACTED) : text;
 }
 
-/** The same error with the token removed from everything it says (a server could echo the path). */
-function redactApiError(error: ApiError, token: string): ApiError {
-  const fields = error.fields;
-  const leaks = error.message.includes(token) || (fields !== undefined && JSON.stringify(fields).includes(token));
-  if (!leaks) return error;
-  const prefix = `${error.route} failed (${error.status || 'no response'} ${error.code}): `;
-  const serverMessage = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  return new ApiError({
-    status: error.status,
-    code: error.code,
-    route: error.route,
-    message: scrub(serverMessage, token),
-    ...(fields ? { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [scrub(k, token), scrub(v, token)])) } : {}),
-    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-  });
-}
-
 /**
  * Posts webhook requests through the library's {@link HttpRequester}:
  * per-attempt timeouts that abort, bounded retries with backoff and jitter,
@@ -85,7 +68,8 @@ export class WebhookPoster {
       return this.requester.request$<unknown>(
         // Retried like an idempotent request: webhooks have no idempotency key, so a lost answer may mean a duplicate.
         { method: 'POST', route, path: request.path, body: request.body, idempotent: true },
-        () => ({ baseUrl: this.baseUrl, headers: { 'content-type': 'application/json' } }),
+        // The token is in the path: a server echoing it into an error must not hand it on.
+        () => ({ baseUrl: this.baseUrl, headers: { 'content-type': 'application/json' }, secrets: [this.#token] }),
       );
     }).pipe(
       map((body) => {
@@ -96,14 +80,13 @@ export class WebhookPoster {
       }),
       tap((result) => this.logger.debug(`${route}: delivered message ${result.message_id} to channel ${result.channel_id}`)),
       catchError((error: unknown) => {
-        const safe = error instanceof ApiError ? redactApiError(error, this.#token) : error;
-        // Last resort for any other error: never let the token through.
-        if (safe instanceof Error && !(safe instanceof ApiError)) {
-          safe.message = scrub(safe.message, this.#token);
-          if (safe.stack !== undefined) safe.stack = scrub(safe.stack, this.#token);
+        // ApiErrors come without the token (see `secrets` above); anything else is scrubbed as a last resort.
+        if (error instanceof Error && !(error instanceof ApiError)) {
+          error.message = scrub(error.message, this.#token);
+          if (error.stack !== undefined) error.stack = scrub(error.stack, this.#token);
         }
-        this.logger.warn(`${route}: ${safe instanceof Error ? safe.message : 'failed'}`);
-        return throwError(() => safe);
+        this.logger.warn(`${route}: ${error instanceof Error ? error.message : 'failed'}`);
+        return throwError(() => error);
       }),
     );
   }
