@@ -64,25 +64,36 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
   }
   const ttl = values['token-ttl'] === undefined ? undefined : Number(values['token-ttl']);
   if (ttl !== undefined && !(ttl > 0)) throw new UsageError('--token-ttl must be a positive number of seconds');
-  const emu = await startEmulator({
-    port: portOf(values.port),
-    host: values.host ?? '127.0.0.1',
-    seed: values.seed ?? DEFAULT_WORLD,
-    ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
-    ...(values.secret ? { secret: values.secret } : {}),
-    log: (line) => out(`[emulator] ${line}`),
-  });
-  out(describe(emu));
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      out(`\n${signal} received; stopping the emulator.`);
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await emu.close();
+  // Listen before the banner goes out: a supervisor that signals as soon as it reads
+  // "Press Ctrl+C" must find a handler, not the default action that kills the process.
+  let resolveStop!: () => void;
+  const stopRequested = new Promise<void>((resolve) => (resolveStop = resolve));
+  const detach = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  // Detached at the first signal so that a second Ctrl+C still kills a close that hangs.
+  const stop = (signal: NodeJS.Signals): void => {
+    out(`\n${signal} received; stopping the emulator.`);
+    detach();
+    resolveStop();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    const emu = await startEmulator({
+      port: portOf(values.port),
+      host: values.host ?? '127.0.0.1',
+      seed: values.seed ?? DEFAULT_WORLD,
+      ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
+      ...(values.secret ? { secret: values.secret } : {}),
+      log: (line) => out(`[emulator] ${line}`),
+    });
+    out(describe(emu));
+    await stopRequested;
+    await emu.close();
+  } finally {
+    detach();
+  }
   return 0;
 }

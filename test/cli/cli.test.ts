@@ -49,12 +49,17 @@ describe('clanstream emulator (CLI)', () => {
     expect(out()).toContain('SIGINT received; stopping the emulator.');
   });
 
-  it('stops cleanly on SIGTERM', async () => {
-    child = cli(['emulator', '--port', '0']);
-    const { out, exit } = collect(child);
-    await waitFor(out, /Press Ctrl\+C to stop/);
-    child.kill('SIGTERM');
+  it('stops cleanly on a SIGTERM sent the instant the banner arrives', async () => {
+    // A supervisor reacting to the banner's own data event, not a polling loop: the
+    // handler must already be installed when the banner is written.
+    const started = cli(['emulator', '--port', '0']);
+    child = started;
+    const { out, exit } = collect(started);
+    started.stdout.on('data', () => {
+      if (!started.killed && out().includes('Press Ctrl+C to stop')) started.kill('SIGTERM');
+    });
     expect(await exit).toBe(0);
+    expect(out()).toContain('SIGTERM received; stopping the emulator.');
   });
 
   it('seeds the world from --seed', async () => {
