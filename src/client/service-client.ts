@@ -27,7 +27,7 @@ import {
   type CollectorOptions,
   type DropdownSelection,
   type InteractionSource,
-  type MessageRef,
+  type MessageRefLike,
 } from '../interactive/collectors.js';
 import type { Message, ReactMessagePayload } from '../structures/message.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
@@ -626,23 +626,27 @@ export class ServiceClient implements BotSurface {
     return { stream: (type) => this.stream(type).pipe(takeUntil(this.#closed)) };
   }
 
-  /** Clicks on the buttons of a message (see {@link collectClicks}); completes on max, timeout or deletion. */
-  buttonClicks$(message: MessageRef, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
+  /**
+   * Clicks on the buttons of a message (see {@link collectClicks}); completes on max, timeout or deletion.
+   * Pass the send itself (`client.buttonClicks$(client.sendMessage(…))`) to miss no click that arrives
+   * with the send's acknowledgement.
+   */
+  buttonClicks$(message: MessageRefLike, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
     return collectClicks(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
   }
 
   /** Selections on the dropdowns of a message; completes on max, timeout or deletion. */
-  dropdownSelections$(message: MessageRef, options: CollectorOptions<DropdownSelection> = {}): Observable<DropdownSelection> {
+  dropdownSelections$(message: MessageRefLike, options: CollectorOptions<DropdownSelection> = {}): Observable<DropdownSelection> {
     return collectSelections(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
   }
 
   /** One click on a button of a message; rejects with a TimeoutError when none comes in time. */
-  awaitButton(message: MessageRef, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
+  awaitButton(message: MessageRefLike, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
     return awaitClick(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
   }
 
   /** One selection on a dropdown of a message; rejects with a TimeoutError when none comes in time. */
-  awaitSelection(message: MessageRef, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
+  awaitSelection(message: MessageRefLike, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
     return awaitPick(this.interactions(), message, { scheduler: this.#config.scheduler, ...options });
   }
 

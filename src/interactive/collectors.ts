@@ -4,7 +4,9 @@ import {
   defer,
   EMPTY,
   filter,
+  finalize,
   firstValueFrom,
+  from,
   map,
   merge,
   mergeMap,
@@ -21,9 +23,10 @@ import type { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
 import { Events } from '../events/names.js';
-import type { DropdownBoxSelected, EventPayloadMap, MessageButtonClicked } from '../events/payloads.js';
+import type { ChannelMessage, DropdownBoxSelected, EventPayloadMap, MessageButtonClicked } from '../events/payloads.js';
 import { TypeMessage } from '../model/enums.js';
 import { parseExtraData, type FormValues } from './form.js';
+import { holdStream } from './held-stream.js';
 import { MessageDeletedError } from './message-deleted-error.js';
 
 /** Where interactions come from: a {@link ServiceClient}, or anything with the same `stream` (a test double). */
@@ -41,6 +44,13 @@ export interface MessageRef {
   readonly message_id?: string;
   readonly id?: string;
 }
+
+/**
+ * A message to watch, or the promise of one: pass a send still in flight
+ * (`client.sendMessage(…)` without `await`) and the collector listens from
+ * that moment, so no click is missed while the acknowledgement is on its way.
+ */
+export type MessageRefLike = MessageRef | PromiseLike<MessageRef>;
 
 /** A button click with its form values parsed from `extra_data`. */
 export interface ButtonClick extends MessageButtonClicked {
@@ -123,23 +133,68 @@ function checkOptions(
   if (issues.length > 0) throw new ValidationError(issues, `${operation} options`);
 }
 
-/** `channel_message` events that delete the message. */
-function deletion$(source: InteractionSource, ref: ResolvedRef): Observable<unknown> {
-  return source.stream(Events.ChannelMessage).pipe(filter((m) => m.code === TypeMessage.ChatRemove && m.message_id === ref.messageId && m.channel_id === ref.channelId));
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-function clicksOf(source: InteractionSource, ref: ResolvedRef): Observable<ButtonClick> {
-  return source.stream(Events.MessageButtonClicked).pipe(
-    filter((e) => e.message_id === ref.messageId && e.channel_id === ref.channelId),
-    map((e): ButtonClick => {
-      const { values, error } = parseExtraData(e.extra_data);
-      return { ...e, form: values, ...(error ? { formError: error } : {}) };
-    }),
-  );
+/** An event about one message. */
+type MessageEvent = { readonly message_id: string; readonly channel_id: string };
+
+/** What a collector reads: one kind of interaction, and the deletions of messages. */
+interface Watched<T extends MessageEvent> {
+  readonly values$: Observable<T>;
+  readonly deletions$: Observable<ChannelMessage>;
 }
 
-function selectionsOf(source: InteractionSource, ref: ResolvedRef): Observable<DropdownSelection> {
-  return source.stream(Events.DropdownBoxSelected).pipe(filter((e) => e.message_id === ref.messageId && e.channel_id === ref.channelId));
+function deletionsOf(source: InteractionSource): Observable<ChannelMessage> {
+  return source.stream(Events.ChannelMessage).pipe(filter((m) => m.code === TypeMessage.ChatRemove));
+}
+
+function clicksOf(source: InteractionSource): Watched<MessageButtonClicked> {
+  return { values$: source.stream(Events.MessageButtonClicked), deletions$: deletionsOf(source) };
+}
+
+function selectionsOf(source: InteractionSource): Watched<DropdownBoxSelected> {
+  return { values$: source.stream(Events.DropdownBoxSelected), deletions$: deletionsOf(source) };
+}
+
+function withForm(e: MessageButtonClicked): ButtonClick {
+  const { values, error } = parseExtraData(e.extra_data);
+  return { ...e, form: values, ...(error ? { formError: error } : {}) };
+}
+
+function onMessage<T extends MessageEvent>(events$: Observable<T>, ref: ResolvedRef): Observable<T> {
+  return events$.pipe(filter((e) => e.message_id === ref.messageId && e.channel_id === ref.channelId));
+}
+
+/**
+ * Runs `build` over the interactions of one message. For a message given as
+ * a promise (a send in flight), the streams are subscribed at once and what
+ * arrives is held until the promise resolves, so nothing is missed; a
+ * rejected promise is the result's error.
+ */
+function watch<T extends MessageEvent, R>(
+  watched: Watched<T>,
+  message: MessageRefLike,
+  operation: string,
+  build: (values$: Observable<T>, deleted$: Observable<unknown>, ref: ResolvedRef) => Observable<R>,
+): Observable<R> {
+  const run = (values$: Observable<T>, deletions$: Observable<ChannelMessage>, ref: ResolvedRef) => build(onMessage(values$, ref), onMessage(deletions$, ref), ref);
+  if (!isPromiseLike(message)) {
+    const ref = resolveRef(message, operation);
+    return defer(() => run(watched.values$, watched.deletions$, ref));
+  }
+  return defer(() => {
+    const values = holdStream(watched.values$);
+    const deletions = holdStream(watched.deletions$);
+    return from(message).pipe(
+      mergeMap((resolved) => run(values.values$, deletions.values$, resolveRef(resolved, operation))),
+      finalize(() => {
+        values.release();
+        deletions.release();
+      }),
+    );
+  });
 }
 
 function collect<T>(values$: Observable<T>, deleted$: Observable<unknown>, options: CollectorOptions<T>): Observable<T> {
@@ -159,28 +214,32 @@ function collect<T>(values$: Observable<T>, deleted$: Observable<unknown>, optio
  * lifetime) or `idle` (quiet time), when the message is deleted, and when
  * the client is destroyed; unsubscribing stops it. Nothing is left behind.
  *
+ * `message` may be a send still in flight: the collector listens from the
+ * moment it is subscribed, holds what arrives until the send resolves, and
+ * counts `timeout` and `idle` from then; a failed send is its error.
+ *
  * ```ts
- * buttonClicks$(client, ack, { filter: (c) => c.button_id === 'vote', idle: 30_000 })
+ * buttonClicks$(client, client.sendMessage(channelId, content, options), { filter: (c) => c.button_id === 'vote', idle: 30_000 })
  *   .subscribe((click) => tally(click.user_id, click.form));
  * ```
  *
  * @throws ValidationError at once when `message` has no id or channel_id, or an option is invalid.
  */
-export function buttonClicks$(client: InteractionSource, message: MessageRef, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
-  const ref = resolveRef(message, 'buttonClicks$');
+export function buttonClicks$(client: InteractionSource, message: MessageRefLike, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
+  const clicks$ = watch(clicksOf(client), message, 'buttonClicks$', (values$, deleted$) => collect(values$.pipe(map(withForm)), deleted$, options));
   checkOptions(options, 'buttonClicks$');
-  return defer(() => collect(clicksOf(client, ref), deletion$(client, ref), options));
+  return clicks$;
 }
 
 /** The dropdown selections on one message; completes as {@link buttonClicks$} does. */
 export function dropdownSelections$(
   client: InteractionSource,
-  message: MessageRef,
+  message: MessageRefLike,
   options: CollectorOptions<DropdownSelection> = {},
 ): Observable<DropdownSelection> {
-  const ref = resolveRef(message, 'dropdownSelections$');
+  const selections$ = watch(selectionsOf(client), message, 'dropdownSelections$', (values$, deleted$) => collect(values$, deleted$, options));
   checkOptions(options, 'dropdownSelections$');
-  return defer(() => collect(selectionsOf(client, ref), deletion$(client, ref), options));
+  return selections$;
 }
 
 /** Errors with the signal's reason when it aborts; never emits. Removes its listener on teardown. */
@@ -197,7 +256,8 @@ function aborted$(signal: AbortSignal | undefined, operation: string): Observabl
   });
 }
 
-function awaitFirst<T>(operation: string, values$: Observable<T>, deleted$: Observable<unknown>, ref: ResolvedRef, options: AwaitOptions<T>): Promise<T> {
+/** The first of: a matching value, a timeout, the message deleted, or the source ending (the client was destroyed). */
+function first$<T>(operation: string, values$: Observable<T>, deleted$: Observable<unknown>, ref: ResolvedRef, options: AwaitOptions<T>): Observable<T> {
   const wait = options.timeout ?? AWAIT_DEFAULT_TIMEOUT_MS;
   const scheduler = options.scheduler ?? asyncScheduler;
   const predicate = options.filter;
@@ -205,11 +265,25 @@ function awaitFirst<T>(operation: string, values$: Observable<T>, deleted$: Obse
   const failures$ = merge(
     timer(wait, scheduler).pipe(mergeMap(() => throwError(() => new TimeoutError(operation, wait)))),
     deleted$.pipe(mergeMap(() => throwError(() => new MessageDeletedError(operation, ref.messageId)))),
-    aborted$(options.signal, operation),
   );
-  // The first of: a matching value, a failure, or the source ending (the client was destroyed).
-  // take(1) and errors unsubscribe everything, the timer included.
-  return firstValueFrom(merge(concat(matching$, throwError(() => new ClosedError(operation))), failures$).pipe(take(1)));
+  return merge(concat(matching$, throwError(() => new ClosedError(operation))), failures$);
+}
+
+function awaitFirst<T extends MessageEvent, R>(
+  operation: string,
+  watched: Watched<T>,
+  message: MessageRefLike,
+  options: AwaitOptions<R>,
+  read: (values$: Observable<T>) => Observable<R>,
+): Promise<R> {
+  try {
+    const one$ = watch(watched, message, operation, (values$, deleted$, ref) => first$(operation, read(values$), deleted$, ref, options));
+    checkOptions(options, operation, true);
+    // take(1) and errors unsubscribe everything: the timer, the held streams, the abort listener.
+    return firstValueFrom(merge(one$, aborted$(options.signal, operation)).pipe(take(1)));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -218,24 +292,16 @@ function awaitFirst<T>(operation: string, values$: Observable<T>, deleted$: Obse
  * {@link MessageDeletedError} when the message is deleted, a ClosedError when
  * the client is destroyed, or the signal's reason on abort. Settling always
  * releases its subscriptions and timer.
+ *
+ * `message` may be a send still in flight, as for {@link buttonClicks$}:
+ * `await awaitButton(client, client.sendMessage(…))` misses no click, and
+ * rejects with the send's error when the send fails.
  */
-export function awaitButton(client: InteractionSource, message: MessageRef, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
-  try {
-    const ref = resolveRef(message, 'awaitButton');
-    checkOptions(options, 'awaitButton', true);
-    return awaitFirst('awaitButton', clicksOf(client, ref), deletion$(client, ref), ref, options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+export function awaitButton(client: InteractionSource, message: MessageRefLike, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
+  return awaitFirst('awaitButton', clicksOf(client), message, options, (values$) => values$.pipe(map(withForm)));
 }
 
 /** Waits for one dropdown selection on `message`; settles as {@link awaitButton}. */
-export function awaitSelection(client: InteractionSource, message: MessageRef, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
-  try {
-    const ref = resolveRef(message, 'awaitSelection');
-    checkOptions(options, 'awaitSelection', true);
-    return awaitFirst('awaitSelection', selectionsOf(client, ref), deletion$(client, ref), ref, options);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+export function awaitSelection(client: InteractionSource, message: MessageRefLike, options: AwaitOptions<DropdownSelection> = {}): Promise<DropdownSelection> {
+  return awaitFirst('awaitSelection', selectionsOf(client), message, options, (values$) => values$);
 }

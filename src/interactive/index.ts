@@ -22,6 +22,7 @@ export {
   AWAIT_DEFAULT_TIMEOUT_MS,
   type InteractionSource,
   type MessageRef,
+  type MessageRefLike,
   type ButtonClick,
   type DropdownSelection,
   type CollectorOptions,

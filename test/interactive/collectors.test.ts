@@ -254,3 +254,114 @@ describe('awaitButton and awaitSelection', () => {
     expect(scheduler.actions).toHaveLength(0);
   });
 });
+
+describe('a message given as a send in flight (a promise)', () => {
+  /** A send the test settles by hand. */
+  function inFlight(): { sent: Promise<typeof MESSAGE>; ack: () => Promise<void>; fail: (error: Error) => Promise<void> } {
+    let settle!: (outcome: { ok: typeof MESSAGE } | { error: Error }) => void;
+    const sent = new Promise<typeof MESSAGE>((resolve, reject) => (settle = (o) => ('ok' in o ? resolve(o.ok) : reject(o.error))));
+    // Resolution runs in a microtask: let it (and the collector's continuation) run before returning.
+    const flush = () => new Promise<void>((r) => setTimeout(r, 0));
+    return { sent, ack: () => (settle({ ok: MESSAGE }), flush()), fail: (error) => (settle({ error }), flush()) };
+  }
+
+  it('holds what arrives before the send resolves, then emits it in order and goes on live', async () => {
+    const client = new FakeClient();
+    const send = inFlight();
+    const seen: string[] = [];
+    const subscription = buttonClicks$(client, send.sent).subscribe((c) => seen.push(`${c.message_id}:${c.button_id}`));
+    client.clicks.next(click({ button_id: 'early-1' }));
+    client.clicks.next(click({ message_id: 'other', button_id: 'elsewhere' }));
+    client.clicks.next(click({ button_id: 'early-2', extra_data: '{"n":1}' }));
+    expect(seen).toEqual([]);
+    await send.ack();
+    expect(seen).toEqual(['m1:early-1', 'm1:early-2']);
+    client.clicks.next(click({ button_id: 'late' }));
+    expect(seen).toEqual(['m1:early-1', 'm1:early-2', 'm1:late']);
+    subscription.unsubscribe();
+    expect(client.observed).toBe(false);
+  });
+
+  it('awaitSelection resolves with a selection that came before the send resolved', async () => {
+    const client = new FakeClient();
+    const send = inFlight();
+    const picked = awaitSelection(client, send.sent, { scheduler: new VirtualTimeScheduler() });
+    client.selections.next(selection({ values: ['early'] }));
+    await send.ack();
+    expect((await picked).values).toEqual(['early']);
+    expect(client.observed).toBe(false);
+  });
+
+  it('a deletion that came before the send resolved completes the collector and rejects the await', async () => {
+    const client = new FakeClient();
+    const send = inFlight();
+    let completed = false;
+    buttonClicks$(client, send.sent).subscribe({ complete: () => (completed = true) });
+    const waiting = rejection(awaitButton(client, send.sent, { scheduler: new VirtualTimeScheduler() }));
+    client.messages.next(deletion());
+    await send.ack();
+    expect(completed).toBe(true);
+    expect(await waiting).toBeInstanceOf(MessageDeletedError);
+    expect(client.observed).toBe(false);
+  });
+
+  it('a failed send is the error of the collector and of the await; nothing stays subscribed', async () => {
+    const client = new FakeClient();
+    const send = inFlight();
+    let failure: unknown;
+    buttonClicks$(client, send.sent).subscribe({ error: (error: unknown) => (failure = error) });
+    const waiting = rejection(awaitButton(client, send.sent));
+    client.clicks.next(click());
+    const refused = new Error('forbidden');
+    await send.fail(refused);
+    expect(failure).toBe(refused);
+    expect(await waiting).toBe(refused);
+    expect(client.observed).toBe(false);
+  });
+
+  it('a send that resolves to no message reference is a ValidationError, not a throw', async () => {
+    const client = new FakeClient();
+    let failure: unknown;
+    buttonClicks$(client, Promise.resolve({ channel_id: 'c1' })).subscribe({ error: (error: unknown) => (failure = error) });
+    expect(await rejection(awaitButton(client, Promise.resolve({ message_id: 'm1' } as never)))).toBeInstanceOf(ValidationError);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(failure).toBeInstanceOf(ValidationError);
+    expect(client.observed).toBe(false);
+  });
+
+  it('unsubscribing or aborting before the send resolves releases everything at once', async () => {
+    const client = new FakeClient();
+    const send = inFlight();
+    const subscription = buttonClicks$(client, send.sent).subscribe();
+    expect(client.clicks.observed && client.messages.observed).toBe(true);
+    subscription.unsubscribe();
+    expect(client.observed).toBe(false);
+
+    const controller = new AbortController();
+    const scheduler = new VirtualTimeScheduler();
+    const waiting = rejection(awaitButton(client, send.sent, { signal: controller.signal, scheduler }));
+    client.clicks.next(click({ message_id: 'other' }));
+    const reason = new Error('stop');
+    controller.abort(reason);
+    expect(await waiting).toBe(reason);
+    expect(client.observed).toBe(false);
+    expect(scheduler.actions).toHaveLength(0);
+  });
+
+  it('timeout and idle count from the moment the send resolves', async () => {
+    const client = new FakeClient();
+    const send = inFlight();
+    const scheduler = new VirtualTimeScheduler();
+    let completed = false;
+    buttonClicks$(client, send.sent, { timeout: 1000, scheduler }).subscribe({ complete: () => (completed = true) });
+    const waiting = rejection(awaitButton(client, send.sent, { timeout: 1000, scheduler }));
+    // Nothing is timed while the send is in flight.
+    expect(scheduler.actions).toHaveLength(0);
+    await send.ack();
+    expect(scheduler.actions).toHaveLength(2);
+    scheduler.flush();
+    expect(completed).toBe(true);
+    expect(await waiting).toBeInstanceOf(TimeoutError);
+    expect(client.observed).toBe(false);
+  });
+});

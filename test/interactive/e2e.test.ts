@@ -6,7 +6,7 @@
  */
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EButtonMessageStyle, EMessageComponentType, TimeoutError, type ChannelMessageAck, type ServiceClient } from '../../src/index.js';
+import { EButtonMessageStyle, EMessageComponentType, Events, TimeoutError, TypeMessage, type ChannelMessage, type ChannelMessageAck, type ServiceClient } from '../../src/index.js';
 import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount } from '../../src/emulator/index.js';
 import {
   ActionRowBuilder,
@@ -138,6 +138,53 @@ describe('interactive messages end to end', () => {
     await client.gateway.request('channel_message_remove', { clan_id: clanId, channel_id: channelId, message_id: ack2.message_id });
     expect(await pending).toBeInstanceOf(MessageDeletedError);
     await until(() => emu.messages(channelId).length === 0, 'both messages removed');
+  });
+
+  describe('given the send itself, while it is in flight', () => {
+    /** A scripted user who clicks the instant the bot's message reaches the clan, so the click is queued before the ack. */
+    function clickOnArrival(userId: string, buttonId: string, extra?: Record<string, unknown>): () => void {
+      return emu.onEvent((type, payload) => {
+        const message = payload as ChannelMessage;
+        if (type === Events.ChannelMessage && message.sender_id === bot.botId && message.code === TypeMessage.Chat) emu.as(userId).clickButton(message.message_id, buttonId, extra);
+      });
+    }
+
+    it('awaitButton receives a click that arrives before the send resolves', async () => {
+      const stop = clickOnArrival(alice.id, 'approve', { note: 'fast' });
+      const order: string[] = [];
+      client.onMessageButtonClicked(() => order.push('click delivered'));
+      const { content, ...options } = review().build();
+      const sent = client.sendMessage(channelId, content, options);
+      void sent.then(() => order.push('send resolved'));
+      const click = await client.awaitButton(sent, { timeout: 30_000 });
+      stop();
+      // The race this guards against: the click reached the bot before its code could run after the send.
+      expect(order).toEqual(['click delivered', 'send resolved']);
+      expect(click).toMatchObject({ button_id: 'approve', user_id: alice.id, message_id: (await sent).message_id, form: { note: 'fast' } });
+    });
+
+    it('a collector on the send gets that click and the later ones, and no click on another message', async () => {
+      const stop = clickOnArrival(alice.id, 'approve');
+      const { content, ...options } = review().build();
+      const sent = client.sendMessage(channelId, content, options);
+      const clicks = lastValueFrom(client.buttonClicks$(sent, { max: 2 }).pipe(toArray()));
+      const message = await sent;
+      stop();
+      const other = await send(new MessageContentBuilder().text('another').addRow(new ActionRowBuilder([approve])), 'other-2');
+      emu.as(bob.id).clickButton(other.message_id, 'approve');
+      emu.as(bob.id).clickButton(message.message_id, 'reject');
+      expect((await clicks).map((c) => [c.user_id, c.button_id, c.message_id])).toEqual([
+        [alice.id, 'approve', message.message_id],
+        [bob.id, 'reject', message.message_id],
+      ]);
+    });
+
+    it('a send the server refuses rejects the await with the send\'s error', async () => {
+      const refused = client.sendMessage('9999999999999999999', 'nowhere');
+      const outcome = await client.awaitButton(refused, { timeout: 30_000 }).catch((error: unknown) => error);
+      expect(outcome).toBe(await refused.catch((error: unknown) => error));
+      expect(outcome).toBeInstanceOf(Error);
+    });
   });
 
   it('an await with a short timeout rejects with a TimeoutError', async () => {
