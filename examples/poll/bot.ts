@@ -4,7 +4,7 @@
  * one vote per person (clicking again changes the vote), shows the tally in
  * the embed after every vote, and closes with the result.
  */
-import { catchError, concatMap, connect, defer, EMPTY, filter, from, ignoreElements, last, map, merge, mergeMap, of, scan, takeWhile, type Observable } from 'rxjs';
+import { catchError, concatMap, connect, defer, EMPTY, filter, from, ignoreElements, last, map, merge, mergeMap, scan, takeWhile, type Observable } from 'rxjs';
 import {
   ActionRowBuilder,
   ButtonBuilder,
@@ -98,39 +98,48 @@ export function pollContent(poll: Omit<PollState, 'messageId' | 'channelId'>, cl
 
 /** One poll, from the command to its result. */
 function runPoll(client: ServiceClient, request: ChannelMessage, question: string, options: readonly string[], settings: Required<Omit<PollOptions, 'onError'>>): Observable<PollEvent> {
-  const empty = { question, options, counts: options.map(() => 0), voters: 0 };
-  return from(client.replyTo(request, pollContent(empty))).pipe(
-    mergeMap((message: Message) => {
-      const state = (votes: ReadonlyMap<string, number>): PollState => ({
-        messageId: message.message_id,
-        channelId: message.channel_id,
-        question,
-        options,
-        counts: options.map((_, i) => [...votes.values()].filter((v) => v === i).length),
-        voters: votes.size,
-      });
-      const votes$ = client
-        // Completes by itself after durationMs, when the message is deleted, or when the client closes:
-        // nothing to unregister by hand, however the poll ends.
-        .buttonClicks$(message, { timeout: settings.durationMs })
-        .pipe(
-          map((click) => ({ userId: click.user_id, choice: optionIndex(click.button_id) })),
-          filter((vote): vote is { userId: string; choice: number } => vote.choice !== undefined && vote.choice < options.length),
-          // One vote per person: a Map keyed by user, so voting again replaces the earlier vote.
-          scan((acc, vote) => ({ votes: new Map(acc.votes).set(vote.userId, vote.choice), userId: vote.userId }), { votes: new Map<string, number>(), userId: '' }),
-          takeWhile(({ votes }) => votes.size < settings.maxVoters, true), // `true`: the vote that reaches the maximum still counts
-          // concatMap: one edit at a time, in order, so the last edit always shows the latest tally.
-          concatMap(({ votes, userId }) => from(message.update(pollContent(state(votes)))).pipe(map((): PollEvent => ({ type: 'vote', poll: state(votes), userId })))),
-        );
-      const close = (final: PollState) => defer(() => message.update(pollContent(final, true))).pipe(map((): PollEvent => ({ type: 'closed', poll: final, winners: winnersOf(final) })));
-      // merge subscribes to votes$ before emitting `opened`: whoever waits for `opened` can click at once.
-      return merge(votes$, of<PollEvent>({ type: 'opened', poll: state(new Map()) })).pipe(
-        // connect() shares the events between both branches: pass them on, and once they
-        // end (time is up, enough voters, or the message was deleted) close with the last tally.
-        connect((events$) => merge(events$, events$.pipe(last(), mergeMap((event) => close(event.poll))))),
+  return defer(() => {
+    const empty = { question, options, counts: options.map(() => 0), voters: 0 };
+    // The send itself, not awaited: the collector below listens from now on, so a vote that arrives
+    // together with the acknowledgement (before code after an `await` could run) still counts.
+    const sending = client.replyTo(request, pollContent(empty));
+    const message$ = from(sending);
+    const state = (message: Message, votes: ReadonlyMap<string, number>): PollState => ({
+      messageId: message.message_id,
+      channelId: message.channel_id,
+      question,
+      options,
+      counts: options.map((_, i) => [...votes.values()].filter((v) => v === i).length),
+      voters: votes.size,
+    });
+    const showVote = (message: Message, votes: ReadonlyMap<string, number>, userId: string) =>
+      from(message.update(pollContent(state(message, votes)))).pipe(map((): PollEvent => ({ type: 'vote', poll: state(message, votes), userId })));
+    const votes$ = client
+      // Completes by itself after durationMs, when the message is deleted, or when the client closes:
+      // nothing to unregister by hand, however the poll ends. A failed send is its error.
+      .buttonClicks$(sending, { timeout: settings.durationMs })
+      .pipe(
+        map((click) => ({ userId: click.user_id, choice: optionIndex(click.button_id) })),
+        filter((vote): vote is { userId: string; choice: number } => vote.choice !== undefined && vote.choice < options.length),
+        // One vote per person: a Map keyed by user, so voting again replaces the earlier vote.
+        scan((acc, vote) => ({ votes: new Map(acc.votes).set(vote.userId, vote.choice), userId: vote.userId }), { votes: new Map<string, number>(), userId: '' }),
+        takeWhile(({ votes }) => votes.size < settings.maxVoters, true), // `true`: the vote that reaches the maximum still counts
+        // concatMap: one edit at a time, in order, so the last edit always shows the latest tally.
+        concatMap(({ votes, userId }) => message$.pipe(mergeMap((message) => showVote(message, votes, userId)))),
       );
-    }),
-  );
+    const opened$ = message$.pipe(map((message): PollEvent => ({ type: 'opened', poll: state(message, new Map()) })));
+    const close = (final: PollState) =>
+      message$.pipe(
+        mergeMap((message) => message.update(pollContent(final, true))),
+        map((): PollEvent => ({ type: 'closed', poll: final, winners: winnersOf(final) })),
+      );
+    // merge subscribes to votes$ first, so the collector is listening before the poll is announced.
+    return merge(votes$, opened$).pipe(
+      // connect() shares the events between both branches: pass them on, and once they
+      // end (time is up, enough voters, or the message was deleted) close with the last tally.
+      connect((events$) => merge(events$, events$.pipe(last(), mergeMap((event) => close(event.poll))))),
+    );
+  });
 }
 
 /** Runs polls for `*poll` commands; emits what happens to them. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMessageComponentType, type ChannelMessageContent } from '../../src/index.js';
+import { EMessageComponentType, Events, TypeMessage, type ChannelMessage, type ChannelMessageContent } from '../../src/index.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { until } from '../shared/until.js';
 import { parsePoll, pollBot, type PollEvent, type PollOptions } from './bot.js';
@@ -87,6 +87,22 @@ describe('examples/poll', () => {
       ['Tea or coffee?', []],
     ]);
     expect(stored(cats).footer).toBe('Closed · 1 voter · winner: Dogs');
+  });
+
+  it('counts a vote cast the instant the poll arrives, before the bot\'s send has resolved', async () => {
+    const { world, general, events, errors, stored, count } = await start({ maxVoters: 1 });
+    // bob clicks as soon as the poll reaches the clan: his click is queued to the bot before the send's ack.
+    const stop = world.emu.onEvent((type, payload) => {
+      const message = payload as ChannelMessage;
+      if (type === Events.ChannelMessage && message.sender_id === world.bot.id && message.code === TypeMessage.Chat) world.as('bob').clickButton(message.message_id, 'option-1');
+    });
+    world.as('alice').send(general, '*poll Now? | Yes | No');
+    await until(() => count('closed') === 1, 'the poll to close on the first vote');
+    stop();
+    expect(events.map((e) => e.type)).toEqual(['opened', 'vote', 'closed']);
+    expect(events[1]).toMatchObject({ type: 'vote', userId: world.accounts.bob!.id, poll: { counts: [0, 1] } });
+    expect(errors).toEqual([]);
+    expect(stored(events[0]!.poll.messageId).footer).toBe('Closed · 1 voter · winner: No');
   });
 
   it('explains how to ask for a poll', async () => {
