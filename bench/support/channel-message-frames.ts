@@ -100,6 +100,32 @@ function payloadJson(seq: number, random: () => number, variant: FrameVariant): 
   return JSON.stringify(compact);
 }
 
+/** Smallest, mean and largest of a series of sizes, in bytes. */
+export interface SizeSummary {
+  min: number;
+  mean: number;
+  max: number;
+}
+
+/** Collects sizes one at a time for a {@link SizeSummary}. */
+export class SizeTally {
+  private min = Infinity;
+  private max = 0;
+  private sum = 0;
+  private count = 0;
+
+  add(bytes: number): void {
+    this.min = Math.min(this.min, bytes);
+    this.max = Math.max(this.max, bytes);
+    this.sum += bytes;
+    this.count += 1;
+  }
+
+  summary(): SizeSummary {
+    return { min: this.min, mean: Math.round(this.sum / Math.max(1, this.count)), max: this.max };
+  }
+}
+
 export interface FrameSet {
   /** Number of frames; frame i carries seq i + 1. */
   count: number;
@@ -114,9 +140,9 @@ export interface FrameSet {
   /** The first frame's JSON. */
   sample: string;
   /** Smallest, mean and largest size of the `channel_message` payload JSON, in bytes. */
-  payloadBytes: { min: number; mean: number; max: number };
+  payloadBytes: SizeSummary;
   /** Same for the whole JSON frame (the WebSocket message). */
-  frameBytes: { min: number; mean: number; max: number };
+  frameBytes: SizeSummary;
 }
 
 /** Length of the RFC 6455 header of an unmasked server frame carrying `length` bytes. */
@@ -146,12 +172,8 @@ export function buildChannelMessageFrames(count: number, seed = 0x5eed, variant:
   const texts: string[] = new Array<string>(count);
   const sizes = new Uint32Array(count);
   let total = 0;
-  let pMin = Infinity;
-  let pMax = 0;
-  let pSum = 0;
-  let fMin = Infinity;
-  let fMax = 0;
-  let fSum = 0;
+  const payloadBytes = new SizeTally();
+  const frameBytes = new SizeTally();
   for (let i = 0; i < count; i++) {
     const seq = i + 1;
     const payload = payloadJson(seq, random, variant);
@@ -160,13 +182,8 @@ export function buildChannelMessageFrames(count: number, seed = 0x5eed, variant:
     texts[i] = text;
     sizes[i] = bytes;
     total += headerLength(bytes) + bytes;
-    const p = Buffer.byteLength(payload);
-    pMin = Math.min(pMin, p);
-    pMax = Math.max(pMax, p);
-    pSum += p;
-    fMin = Math.min(fMin, bytes);
-    fMax = Math.max(fMax, bytes);
-    fSum += bytes;
+    payloadBytes.add(Buffer.byteLength(payload));
+    frameBytes.add(bytes);
   }
   const { encoded, ends } = encodeTextFrames(texts, sizes, total);
   return {
@@ -174,8 +191,8 @@ export function buildChannelMessageFrames(count: number, seed = 0x5eed, variant:
     encoded,
     ends,
     sample: texts[0] ?? '',
-    payloadBytes: { min: pMin, mean: Math.round(pSum / Math.max(1, count)), max: pMax },
-    frameBytes: { min: fMin, mean: Math.round(fSum / Math.max(1, count)), max: fMax },
+    payloadBytes: payloadBytes.summary(),
+    frameBytes: frameBytes.summary(),
   };
 }
 

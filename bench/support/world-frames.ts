@@ -11,7 +11,7 @@
  * {@link WorldFrameStream} encodes them as they are written (the memory
  * benchmark's million events would not fit in memory pre-encoded).
  */
-import { BENCH_SESSION_ID, chatMessage, encodeTextFrames, type FrameSet } from './channel-message-frames.js';
+import { BENCH_SESSION_ID, chatMessage, encodeTextFrames, SizeTally, type FrameSet } from './channel-message-frames.js';
 import { generator, sampler, type BenchWorld, type Distribution } from './world.js';
 
 /** Makes the frame text of event `seq` (1-based), in order. */
@@ -54,24 +54,15 @@ export function buildWorldFrames(world: BenchWorld, count: number, distribution:
   const texts: string[] = new Array<string>(count);
   const channels = new Map<string, number>();
   const senders = new Map<string, number>();
-  let fMin = Infinity;
-  let fMax = 0;
-  let fSum = 0;
-  let pSum = 0;
-  let pMin = Infinity;
-  let pMax = 0;
+  const payloadBytes = new SizeTally();
+  const frameBytes = new SizeTally();
   const prefix = `{"seq":,"session_id":"${BENCH_SESSION_ID}","channel_message":}`.length;
   for (let i = 0; i < count; i++) {
     const text = make(i + 1);
     texts[i] = text;
     const bytes = Buffer.byteLength(text);
-    fMin = Math.min(fMin, bytes);
-    fMax = Math.max(fMax, bytes);
-    fSum += bytes;
-    const payload = bytes - prefix - String(i + 1).length;
-    pMin = Math.min(pMin, payload);
-    pMax = Math.max(pMax, payload);
-    pSum += payload;
+    frameBytes.add(bytes);
+    payloadBytes.add(bytes - prefix - String(i + 1).length);
     const channel = /"channel_id":"(\d+)"/.exec(text)![1]!;
     const sender = /"sender_id":"(\d+)"/.exec(text)![1]!;
     channels.set(channel, (channels.get(channel) ?? 0) + 1);
@@ -83,8 +74,8 @@ export function buildWorldFrames(world: BenchWorld, count: number, distribution:
     encoded,
     ends,
     sample: texts[0] ?? '',
-    payloadBytes: { min: pMin, mean: Math.round(pSum / Math.max(1, count)), max: pMax },
-    frameBytes: { min: fMin, mean: Math.round(fSum / Math.max(1, count)), max: fMax },
+    payloadBytes: payloadBytes.summary(),
+    frameBytes: frameBytes.summary(),
     distinctChannels: channels.size,
     distinctSenders: senders.size,
     topChannelShare: topShare(channels, world.channels.length, count),
