@@ -392,10 +392,7 @@ describe('resync after a lost session', () => {
   it('a channel created, a channel renamed and a message deleted while disconnected are reflected after the resync event', async () => {
     const w = await t.world({ resumeBufferSize: 3 });
     const renamed = w.emu.createChannel({ clanId: w.clanId, name: 'old name' }).channel_id;
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     const doomed = w.emu.as(w.alice.id).send(w.general, 'doomed');
     const kept = w.emu.as(w.alice.id).send(w.general, 'kept');
     await until(() => received.length === 2, 'two messages');
@@ -423,10 +420,7 @@ describe('resync after a lost session', () => {
   // store (src/client/runtime.ts:288), which still holds the message whose deletion was missed.
   it('channel.messages.get(id) of a message deleted while disconnected is undefined after the resync', async () => {
     const w = await t.world({ resumeBufferSize: 3 });
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     const doomed = w.emu.as(w.alice.id).send(w.general, 'doomed');
     await until(() => received.length === 1, 'the message');
     await loseSession(w, client, lifecycle, () => w.emu.as(w.alice.id).delete(doomed.message_id));
@@ -450,10 +444,7 @@ describe('resync after a lost session', () => {
   it('a channel deleted while disconnected leaves no cached messages behind', async () => {
     const w = await t.world({ resumeBufferSize: 3 });
     const doomed = w.emu.createChannel({ clanId: w.clanId, name: 'doomed' }).channel_id;
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     w.emu.as(w.alice.id).send(doomed, 'soon gone');
     await until(() => received.length === 1, 'the message');
     await loseSession(w, client, lifecycle, () => w.emu.deleteChannel(doomed, w.alice.id));

@@ -15,7 +15,6 @@ import {
   AuthenticationError,
   ClosedError,
   ConnectionError,
-  Events,
   ServiceApi,
   ServiceClient,
   Session,
@@ -96,10 +95,7 @@ describe('login()', () => {
 
   it('changes nothing when called again after success: no second socket, no duplicated events', async () => {
     const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     await expect(client.login()).resolves.toBe('ready');
     await expect(client.login()).resolves.toBe('ready');
 

@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import { asyncScheduler } from 'rxjs';
 import { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, Events, GatewayConnection, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent } from '../../src/index.js';
+import { ConnectionError, GatewayConnection, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent } from '../../src/index.js';
 import { authenticate } from '../helpers/raw.js';
 import { until } from '../helpers/client.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
@@ -32,10 +32,7 @@ const storedIds = (w: World) => w.emu.messages(w.general).map((m) => m.message_i
 describe('dropped connections', () => {
   it('delivers every message of a 300-message burst exactly once and in order across three drops', async () => {
     const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
 
     let drops = 0;
     for (let i = 0; i < 300; i++) {
@@ -69,10 +66,7 @@ describe('dropped connections', () => {
 
   it('reports reconnected {resumed: true, replayed} with the events missed while disconnected', async () => {
     const w = await t.world();
-    const client = t.client(w, { reconnect: { baseMs: 200, capMs: 200 }, random: () => 0.99 });
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w, { reconnect: { baseMs: 200, capMs: 200 }, random: () => 0.99 });
     const sessionId = client.gateway.currentSessionId;
     w.emu.dropConnections();
     await until(() => ofType(lifecycle, 'disconnected').length === 1, 'the disconnect');
@@ -89,10 +83,7 @@ describe('dropped connections', () => {
 describe('heartbeat', () => {
   it('detects a silent server, then reconnects and resumes with nothing lost once it answers again', async () => {
     const w = await t.world({ heartbeatIntervalMs: 100 });
-    const client = t.client(w, { heartbeatTimeoutMs: 300 });
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w, { heartbeatTimeoutMs: 300 });
     const before = w.emu.as(w.alice.id).send(w.general, 'before');
     await until(() => received.length === 1, 'the first message');
     await until(() => w.emu.wire.frames('ping').length >= 2, 'pings at the announced interval');
@@ -118,10 +109,7 @@ describe('heartbeat', () => {
 describe('expiring tokens', () => {
   it('refreshes the session after close 4004 and resumes', async () => {
     const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     const oldToken = client.sessionManager.getSession()?.token;
 
     w.emu.expireTokens();
@@ -139,11 +127,7 @@ describe('expiring tokens', () => {
 
   it('authenticates again with the API key when the refresh token has expired too, and resumes', async () => {
     const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    const errors = t.record(client.errors$);
-    await client.login();
+    const { received, lifecycle, errors } = await t.connected(w);
 
     w.emu.expireTokens({ refresh: true });
     const during = w.emu.as(w.alice.id).send(w.general, 'while everything expired');
@@ -177,10 +161,7 @@ describe('expiring tokens', () => {
 describe('resume that fails', () => {
   it('buffer_exceeded: starts a fresh session, emits resync, and keeps receiving new events', async () => {
     const w = await t.world({ resumeBufferSize: 5 });
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     const oldSession = client.gateway.currentSessionId;
     w.emu.as(w.alice.id).send(w.general, 'before');
     await until(() => received.length === 1, 'the first message');
@@ -211,10 +192,7 @@ describe('resume that fails', () => {
   it('unknown_session: a session forgotten after the resume window also ends in a resync', async () => {
     // The emulator forgets detached sessions after 50 ms (swept every 50 ms); the client waits ~700 ms to reconnect.
     const w = await t.world({ resumeWindowMs: 50, handshakeTimeoutMs: 200 });
-    const client = t.client(w, { reconnect: { baseMs: 700, capMs: 700 }, random: () => 0.999 });
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { received, lifecycle } = await t.connected(w, { reconnect: { baseMs: 700, capMs: 700 }, random: () => 0.999 });
     w.emu.dropConnections();
     await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync event', 5000);
     expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: 'unknown_session' });
@@ -247,10 +225,7 @@ describe('resync while events keep arriving', () => {
   it('keeps in the caches what arrived while the resync fetched the windows (messages and edits)', async () => {
     const w = await t.world();
     const gated = gatedFetch(w.general);
-    const client = t.client(w, { fetch: gated.fetch });
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w, { fetch: gated.fetch });
     const first = w.emu.as(w.alice.id).send(w.general, 'first');
     await until(() => received.length === 1, 'the first message');
 
@@ -278,11 +253,7 @@ describe('resync that cannot fetch a window', () => {
   /** A logged-in client that has received one message, recording its messages, lifecycle and errors. */
   async function loggedInAfterAMessage() {
     const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    const errors = t.record(client.errors$);
-    await client.login();
+    const { client, received, lifecycle, errors } = await t.connected(w);
     w.emu.as(w.alice.id).send(w.general, 'before');
     await until(() => received.length === 1, 'the first message');
     return { w, client, received, lifecycle, errors };
@@ -326,10 +297,7 @@ describe('refresh before expiry', () => {
     // Tokens live 2 s (exp = iat + 2, iat rounded down); the client refreshes min(refreshMarginMs, a fifth of
     // the lifetime) = 400 ms before exp, and sends token_refresh so the socket is not closed at expiry.
     const w = await t.world({ tokenTtlSeconds: 2 });
-    const client = t.client(w, { refreshMarginMs: 1000 });
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w, { refreshMarginMs: 1000 });
     const expiresAt = client.sessionManager.getSession()?.expires_at;
     const firstToken = client.sessionManager.getSession()?.token;
     if (expiresAt === undefined) throw new Error('the session has no expiry');

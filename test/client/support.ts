@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import type { Observable, Subscription } from 'rxjs';
-import type { ClientConfigDto, ServiceClient } from '../../src/index.js';
+import { Events, type ChannelMessage, type ClanstreamError, type ClientConfigDto, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
 import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorOptions } from '../../src/emulator/index.js';
 import { clientFor } from '../helpers/client.js';
 
@@ -55,6 +55,22 @@ export class Tracker {
   /** A client for the world's bot (or another account), closed after the test. */
   client(w: Pick<World, 'emu' | 'bot'>, overrides: Partial<ClientConfigDto> = {}, account: { botId: string; token: string } = w.bot): ServiceClient {
     return this.track(clientFor(w.emu, account, { ...FAST, ...overrides }));
+  }
+
+  /**
+   * A client for the world's bot, logged in, whose channel messages,
+   * lifecycle events and errors are recorded from before the login.
+   */
+  async connected(
+    w: Pick<World, 'emu' | 'bot'>,
+    overrides: Partial<ClientConfigDto> = {},
+  ): Promise<{ client: ServiceClient; received: ChannelMessage[]; lifecycle: LifecycleEvent[]; errors: ClanstreamError[] }> {
+    const client = this.client(w, overrides);
+    const received = this.record(client.stream(Events.ChannelMessage));
+    const lifecycle = this.record(client.lifecycle$);
+    const errors = this.record(client.errors$);
+    await client.login();
+    return { client, received, lifecycle, errors };
   }
 
   track(client: ServiceClient): ServiceClient {

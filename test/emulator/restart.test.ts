@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Events, type ChannelMessage, type LifecycleEvent } from '../../src/index.js';
+import { type ChannelMessage, type LifecycleEvent } from '../../src/index.js';
 import { Tracker } from '../client/support.js';
 import { until } from '../helpers/client.js';
 import { api, authenticate, http, RawGateway, opOf } from '../helpers/raw.js';
@@ -132,10 +132,7 @@ describe('emu.restart()', () => {
 
   it('a logged-in client starts a fresh session, resyncs, and keeps receiving events', async () => {
     const w = await t.world();
-    const client = t.client(w);
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w);
     const before = w.emu.as(w.alice.id).send(w.general, 'before');
     await until(() => received.length === 1, 'the first message');
 

@@ -470,11 +470,7 @@ describe('the library client through the proxy', () => {
 
   it('logs in through the proxy and resumes delivery after proxy.dropAll()', async () => {
     const w = await proxied();
-    const client = t.client(w, through(w));
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    const errors = t.record(client.errors$);
-    await client.login();
+    const { client, received, lifecycle, errors } = await t.connected(w, through(w));
     expect(w.proxy.history().some((line) => line.includes('http /v2/apps/authenticate/token'))).toBe(true);
     expect(w.proxy.connections({ kind: 'websocket' })).toHaveLength(1);
 
@@ -497,10 +493,7 @@ describe('the library client through the proxy', () => {
 
   it('resumes after a frame is cut mid-way, with nothing lost or duplicated', async () => {
     const w = await proxied();
-    const client = t.client(w, through(w));
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { received, lifecycle } = await t.connected(w, through(w));
     const cut = w.proxy.cutMidFrame();
     const sent = Array.from({ length: 10 }, (_, i) => w.emu.as(w.alice.id).send(w.general, `burst ${i}`));
     expect(await cut).toMatchObject({ insideFrame: true });
@@ -514,10 +507,7 @@ describe('the library client through the proxy', () => {
 
   it('notices a stalled connection with its heartbeat and resumes once the stall ends', async () => {
     const w = await proxied({ heartbeatIntervalMs: 100 });
-    const client = t.client(w, { ...through(w), heartbeatTimeoutMs: 300 });
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w, { ...through(w), heartbeatTimeoutMs: 300 });
     w.proxy.stall(true);
     const during = w.emu.as(w.alice.id).send(w.general, 'during the stall');
     await until(() => ofType(lifecycle, 'disconnected').length >= 1, 'the heartbeat to notice', 10_000);
@@ -532,10 +522,7 @@ describe('the library client through the proxy', () => {
 
   it('keeps retrying while the proxy refuses connections, and reconnects once it accepts', async () => {
     const w = await proxied();
-    const client = t.client(w, through(w));
-    const received = t.record(client.stream(Events.ChannelMessage));
-    const lifecycle = t.record(client.lifecycle$);
-    await client.login();
+    const { client, received, lifecycle } = await t.connected(w, through(w));
     w.proxy.refuse();
     w.proxy.dropAll();
     const during = w.emu.as(w.alice.id).send(w.general, 'while refused');
