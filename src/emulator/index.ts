@@ -2,8 +2,9 @@
  * `clanstream/emulator`: a local, offline server of the platform for tests,
  * examples, demos and benchmarks. Node only.
  */
-export { Emulator, startEmulator, loadSeed } from './emulator.js';
-export type { EmulatorAccount, BotCredentials, EmulatorClan, EmulatorChannel, EmulatorWebhook, StoredMessage, EmitTap } from './emulator.js';
+export { Emulator, startEmulator } from './emulator.js';
+export { loadSeed } from './seed.js';
+export type { EmulatorAccount, BotCredentials, EmulatorClan, EmulatorChannel, EmulatorWebhook, StoredMessage, EmitTap } from './types.js';
 export { EMULATOR_DEFAULTS, type EmulatorOptions } from './options.js';
 export { DEFAULT_WORLD, type WorldSeed, type ClanSeed, type ChannelSeed, type AccountSeed } from './seed.js';
 export { EmulatorError } from './errors.js';

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ChannelType } from '../model/enums.js';
 
 /** A channel of a seeded clan. */
@@ -118,4 +119,16 @@ export function checkSeed(value: unknown, source = 'the seed'): WorldSeed {
   }
   if (seed.balances !== undefined && !isObject(seed.balances)) fail('balances must be an object of username → amount');
   return seed as WorldSeed;
+}
+
+/** Reads a seed world from a JSON file. */
+export async function loadSeed(path: string): Promise<WorldSeed> {
+  const text = await readFile(path, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return checkSeed(parsed, `the seed file ${path}`);
 }

@@ -1,7 +1,8 @@
 import { ServiceClient } from '../client/service-client.js';
 import type { ClientConfigDto } from '../client/config.js';
 import type { UserActor } from '../emulator/actions/user-actor.js';
-import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorChannel, type EmulatorClan } from '../emulator/emulator.js';
+import { startEmulator, type Emulator } from '../emulator/emulator.js';
+import type { BotCredentials, EmulatorAccount, EmulatorChannel, EmulatorClan } from '../emulator/types.js';
 import type { EmulatorOptions } from '../emulator/options.js';
 import { DEFAULT_WORLD, type WorldSeed } from '../emulator/seed.js';
 

@@ -18,7 +18,7 @@
  * keys), and the endpoint exists only as part of the console: turning the
  * console off (`emu.pages.enabled = false`) removes it with the page.
  */
-import type { EmulatorAccount } from '../emulator.js';
+import type { EmulatorAccount } from '../types.js';
 import { browserAsset, type BrowserAssetName } from './assets.js';
 import { CONSOLE_HTML } from './page.js';
 import type { StaticPages } from './static-pages.js';

@@ -1,0 +1,44 @@
+import { toUnits } from '../../wallet/amount.js';
+import { channelTypeOf, type WorldSeed } from '../seed.js';
+import * as accounts from './accounts.js';
+import type { PlatformContext } from './context.js';
+import * as roles from './roles.js';
+
+/** Creates a world from a seed; accounts are referred to by username, channels (as parents) by name. */
+export function seedWorld(ctx: PlatformContext, world: WorldSeed): void {
+  const idOf = (username: string): string => {
+    const user = ctx.world.usersByName.get(username);
+    if (!user) throw new Error(`the seed refers to unknown user "${username}"`);
+    return user.id;
+  };
+  for (const bot of world.bots ?? []) accounts.createAccount(ctx, bot, true);
+  for (const user of world.users ?? []) accounts.createAccount(ctx, user, false);
+  for (const clanSeed of world.clans ?? []) {
+    const clan = accounts.createClan(ctx, {
+      name: clanSeed.name,
+      ...(clanSeed.id ? { id: clanSeed.id } : {}),
+      ...(clanSeed.owner ? { ownerId: idOf(clanSeed.owner) } : {}),
+      ...(clanSeed.welcome ? { welcomeChannelName: clanSeed.welcome } : {}),
+    });
+    for (const member of clanSeed.members ?? []) accounts.addClanMember(ctx, clan.id, idOf(member));
+    const byName = new Map<string, string>([[ctx.world.channel(clan.welcome_channel_id).channel_label, clan.welcome_channel_id]]);
+    for (const channelSeed of clanSeed.channels ?? []) {
+      const parentId = channelSeed.parent ? byName.get(channelSeed.parent) : undefined;
+      if (channelSeed.parent && !parentId) throw new Error(`the seed's channel "${channelSeed.name}" refers to unknown parent "${channelSeed.parent}"`);
+      const channel = accounts.createChannel(ctx, {
+        clanId: clan.id,
+        name: channelSeed.name,
+        type: channelTypeOf(channelSeed.type),
+        ...(channelSeed.id ? { id: channelSeed.id } : {}),
+        ...(channelSeed.private ? { private: true } : {}),
+        ...(parentId ? { parentId } : {}),
+        memberIds: (channelSeed.members ?? []).map(idOf),
+      });
+      byName.set(channel.channel_label, channel.channel_id);
+    }
+    for (const roleSeed of clanSeed.roles ?? []) {
+      roles.createRole(ctx, { clanId: clan.id, title: roleSeed.title, ...(roleSeed.color ? { color: roleSeed.color } : {}), userIds: (roleSeed.members ?? []).map(idOf) });
+    }
+  }
+  for (const [username, amount] of Object.entries(world.balances ?? {})) ctx.ledger.fund(ctx.ledger.addressOf(idOf(username)), toUnits(amount));
+}
