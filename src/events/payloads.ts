@@ -1,45 +1,9 @@
 import type { Events } from './names.js';
-import type { ChannelStreamMode, TypeMessage } from '../model/enums.js';
-import type {
-  ApiMessageAttachment,
-  ApiMessageMention,
-  ApiMessageReaction,
-  ApiMessageRef,
-  ChannelMessageContent,
-} from '../model/content.js';
+import type { ChannelStreamMode } from '../model/enums.js';
 import type { ApiChannelDescription } from '../model/api.js';
+import type { ChannelMessage } from '../model/channel-message.js';
 
-/** A message in a channel, thread or DM (`channel_message`). Also the shape of stored messages. */
-export interface ChannelMessage {
-  /** Same as `message_id`. */
-  id: string;
-  message_id: string;
-  channel_id: string;
-  /** "0" for DMs and groups. */
-  clan_id: string;
-  channel_label: string;
-  mode: ChannelStreamMode;
-  /** 0 new, 1 edit, 2 delete, 12 ephemeral … ({@link TypeMessage}). */
-  code: TypeMessage;
-  sender_id: string;
-  username: string;
-  display_name: string;
-  clan_nick: string;
-  clan_avatar: string;
-  avatar: string;
-  content: ChannelMessageContent;
-  mentions: ApiMessageMention[];
-  attachments: ApiMessageAttachment[];
-  reactions: ApiMessageReaction[];
-  references: ApiMessageRef[];
-  mention_everyone?: boolean;
-  anonymous_message?: boolean;
-  is_public: boolean;
-  create_time_seconds: number;
-  update_time_seconds: number;
-  topic_id: string;
-  category_name: string;
-}
+export type { ChannelMessage } from '../model/channel-message.js';
 
 /** A reaction added or removed (`message_reaction_event`). */
 export interface MessageReaction {

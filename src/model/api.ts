@@ -1,5 +1,5 @@
 import type { FriendState } from './enums.js';
-import type { ChannelMessage } from '../events/payloads.js';
+import type { ChannelMessage } from './channel-message.js';
 
 /** Body of every HTTP error response. */
 export interface ApiErrorBody {
