@@ -14,13 +14,13 @@
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, ConnectionError, type ClanstreamEvent, type LifecycleEvent } from '../src/index.js';
+import { AuthenticationError, ConnectionError, Events, type ClanstreamEvent, type LifecycleEvent } from '../src/index.js';
 import { close, connectionOn, FakeGateway, hello, message, open, ready, resumed, resumeFailed, startAt0 } from './fake-gateway.js';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** A delivered event, as `{session} m{seq}` (the text of the scripted message) and its seq. */
-const label = (event: ClanstreamEvent) => `${event.seq}: ${event.type === 'channel_message' ? (event.data.content.t ?? '') : event.type}`;
+const label = (event: ClanstreamEvent) => `${event.seq}: ${event.type === Events.ChannelMessage ? (event.data.content.t ?? '') : event.type}`;
 
 const READY: LifecycleEvent = { type: 'ready', sessionId: 'S1', userId: 'U1' };
 const CLOSED_BY_CLIENT: LifecycleEvent = { type: 'disconnected', code: 1000, reason: 'closed by the client', willReconnect: false };

@@ -299,7 +299,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
         return;
       case 'resume':
         // The bench server keeps no sessions: a resuming client starts again.
-        reply(ws, cid, 'resume_failed', { session_id: String(payload?.session_id ?? ''), reason: 'unknown_session' });
+        reply(ws, cid, 'resume_failed', { session_id: typeof payload?.session_id === 'string' ? payload.session_id : '', reason: 'unknown_session' });
         return;
       case 'clan_join':
       case 'channel_join':
@@ -324,8 +324,8 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
         const key = typeof payload?.idempotency_key === 'string' ? { idempotency_key: payload.idempotency_key } : {};
         reply(ws, cid, 'channel_message_ack', {
           message_id: String(nextMessageId),
-          channel_id: String(payload?.channel_id ?? ''),
-          clan_id: String(payload?.clan_id ?? ''),
+          channel_id: typeof payload?.channel_id === 'string' ? payload.channel_id : '',
+          clan_id: typeof payload?.clan_id === 'string' ? payload.clan_id : '',
           mode: 2,
           code: 0,
           create_time_seconds: now,
@@ -348,7 +348,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     // The slice ends at the first frame boundary at or after start + sliceBytes.
     let last = frame;
     while (last < to - 1 && ends[last]! < start + sliceBytes) last += 1;
-    return { data: encoded.subarray(start, ends[last]!), next: last + 1 };
+    return { data: encoded.subarray(start, ends[last]), next: last + 1 };
   }
 
   /** Writes frames [from, from + count) to the socket in slices, waiting for `drain` whenever the socket asks to. */

@@ -76,6 +76,10 @@ if (id && token && channel) {
   credentials.addEventListener('submit', (event) => {
     event.preventDefault();
     const form = new FormData(credentials);
-    location.search = new URLSearchParams({ id: String(form.get('id')), token: String(form.get('token')), channel: String(form.get('channel')) }).toString();
+    const field = (name: string): string => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : '';
+    };
+    location.search = new URLSearchParams({ id: field('id'), token: field('token'), channel: field('channel') }).toString();
   });
 }

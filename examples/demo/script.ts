@@ -11,6 +11,7 @@ import type { Emulator } from '../../src/emulator/index.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { demoBot, type DemoBot } from './bot.js';
 import { printTranscript } from './transcript.js';
+import { abortReason } from '../shared/abort.js';
 
 export interface DemoOptions {
   /** Pause between steps so a person can follow along (0 in tests; default 600 ms). */
@@ -41,10 +42,10 @@ type ChannelMessageEvent = EventPayloadMap[Events.ChannelMessage];
 /** Resolves after `ms`; rejects at once when the signal aborts, leaving no timer behind. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(abortReason(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(abortReason(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -64,7 +65,7 @@ function nextMessage(emu: Emulator, match: (message: ChannelMessageEvent) => boo
     };
     const onAbort = () => {
       done();
-      reject(signal?.reason);
+      reject(abortReason(signal));
     };
     const timer = setTimeout(() => {
       done();
@@ -86,7 +87,7 @@ function nextMessage(emu: Emulator, match: (message: ChannelMessageEvent) => boo
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(abortReason(signal));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
@@ -139,7 +140,8 @@ export async function playScript(demo: Demo, options: DemoOptions = {}): Promise
   /** A user writes in #general; resolves with the bot's reply to it. */
   const ask = async (user: string, text: string): Promise<ChannelMessageEvent> => {
     await step();
-    let askedId: string | undefined;
+    // Read by the filter below, which runs only after the send assigned it.
+    let askedId: string | undefined = undefined;
     const reply = nextMessage(emu, (m) => fromBot(m) && askedId !== undefined && m.references[0]?.message_ref_id === askedId, `the answer to "${text}"`, signal);
     askedId = world.as(user).send(general, text).message_id;
     return reply;

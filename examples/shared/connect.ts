@@ -18,6 +18,7 @@
 import type { Subscription } from 'rxjs';
 import { EMessageComponentType, Events, ServiceClient, TypeMessage, type ChannelMessage, type ChannelMessageContent, type ClientConfigDto } from '../../src/index.js';
 import { createTestWorld, type TestWorld, type WorldSeed } from '../../src/testing/index.js';
+import { abortReason } from './abort.js';
 
 /** Where a `main.ts` writes; `console.log` unless told otherwise. */
 export type Log = (line: string) => void;
@@ -34,9 +35,9 @@ export interface ExampleSession {
    * Waits `ms` (for a person to follow a scripted conversation). Rejects
    * when the session stops, so a script never keeps the process alive.
    */
-  pause(ms?: number): Promise<void>;
+  readonly pause: (ms?: number) => Promise<void>;
   /** Stops printing, closes the client and the embedded emulator. Safe to call twice. */
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 export interface ConnectOptions {
@@ -123,10 +124,10 @@ export async function connect(options: ConnectOptions = {}): Promise<ExampleSess
 
   const pause = (ms = 700): Promise<void> =>
     new Promise((resolve, reject) => {
-      if (stop.signal.aborted) return reject(stop.signal.reason);
+      if (stop.signal.aborted) return reject(abortReason(stop.signal));
       const onAbort = () => {
         clearTimeout(timer);
-        reject(stop.signal.reason);
+        reject(abortReason(stop.signal));
       };
       const timer = setTimeout(() => {
         stop.signal.removeEventListener('abort', onAbort);

@@ -61,7 +61,7 @@ const KNOWN_CODES = new Set<string>([
 
 function codeFor(status: number, body: unknown): ApiErrorCode {
   const given = (body as Partial<ApiErrorBody> | undefined)?.code;
-  if (typeof given === 'string' && KNOWN_CODES.has(given)) return given as ApiErrorCode;
+  if (typeof given === 'string' && KNOWN_CODES.has(given)) return given;
   if (status === 401) return 'unauthenticated';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';

@@ -89,7 +89,10 @@ export async function runWebhook(argv: string[], out: (line: string) => void): P
     // Input the request never got past is a usage error (2); a refusal by the server is a failure (1).
     if (error instanceof UsageError) throw new UsageError(redact(error.message, secrets));
     if (error instanceof ValidationError) throw new UsageError(redact(error.message, secrets));
+    // No `cause`: the original error's message may carry the webhook token.
+    // eslint-disable-next-line preserve-caught-error
     if (error instanceof ApiError) throw new Error(redact(error.message, secrets));
+    // eslint-disable-next-line preserve-caught-error
     throw new Error(redact(error instanceof Error ? error.message : String(error), secrets));
   }
 }

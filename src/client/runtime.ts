@@ -109,7 +109,7 @@ export class ClientRuntime implements ClientContext {
 
   private view<V>(what: string, source: CacheSource<V>, key = what): CacheManager<string, V> {
     let pending = this.inFlight.get(key);
-    if (!pending) this.inFlight.set(key, (pending = new Map()));
+    if (!pending) this.inFlight.set(key, (pending = new Map<string, Promise<unknown>>()));
     return new CacheManager<string, V>(source, what, pending as Map<string, Promise<V>>);
   }
 

@@ -143,7 +143,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#pipeline.setHooks({
       initialSync: () => this.#sync.loadAll(true),
       resync: (reason) => this.resynchronise(reason),
-      clanIds: async () => [...this.#store.state.clans.keys()],
+      clanIds: () => Promise.resolve([...this.#store.state.clans.keys()]),
     });
   }
 
@@ -458,6 +458,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   /** A secret-free description. */
   toJSON(): Record<string, unknown> {
     return { clientId: this.clientId, host: this.host, port: this.port, useSSL: this.useSSL, timeout: this.timeout, status: this.status };
+  }
+
+  /** The same secret-free description as `util.inspect`, so `String()` and template strings show no secret. */
+  override toString(): string {
+    return this[INSPECT]();
   }
 
   /** What `util.inspect` (and `console.log`) shows: no secrets. */

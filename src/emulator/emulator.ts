@@ -52,7 +52,7 @@ export class Emulator extends WorldControls {
   constructor(options: EmulatorOptions = {}) {
     super();
     const secret = options.secret ?? randomBytes(32).toString('base64url');
-    this.options = { ...EMULATOR_DEFAULTS, ...stripUndefined(options), secret } as ResolvedEmulatorOptions;
+    this.options = { ...EMULATOR_DEFAULTS, ...stripUndefined(options), secret };
     this.publicUrl = options.publicUrl;
     const log = options.log ?? (() => {});
     const world = new World(this.options.maxMessagesPerChannel);

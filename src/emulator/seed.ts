@@ -118,7 +118,7 @@ export function checkSeed(value: unknown, source = 'the seed'): WorldSeed {
     });
   }
   if (seed.balances !== undefined && !isObject(seed.balances)) fail('balances must be an object of username → amount');
-  return seed as WorldSeed;
+  return seed;
 }
 
 /** Reads a seed world from a JSON file. */
@@ -128,7 +128,7 @@ export async function loadSeed(path: string): Promise<WorldSeed> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return checkSeed(parsed, `the seed file ${path}`);
 }

@@ -1,5 +1,6 @@
 import type { Events } from '../events/names.js';
 import type { ApiChannelDescription } from '../model/api.js';
+import type { ChannelType } from '../model/enums.js';
 import type { EventDelivery } from './gateway/hub.js';
 import type { MessageRecord } from './world/records.js';
 
@@ -34,7 +35,7 @@ export interface EmulatorChannel extends ApiChannelDescription {
   id: string;
   channel_id: string;
   clan_id: string;
-  type: number;
+  type: ChannelType;
   /** Explicit members (private channels, threads, DMs). */
   member_ids: string[];
 }

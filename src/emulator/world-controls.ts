@@ -15,7 +15,7 @@ import * as social from './platform/social.js';
 import * as voice from './platform/voice.js';
 import * as webhooks from './platform/webhooks.js';
 import type { BotCredentials, EmitTap, EmulatorAccount, EmulatorChannel, EmulatorClan, EmulatorWebhook, StoredMessage } from './types.js';
-import type { UserRecord } from './world/records.js';
+import type { FriendRecord, UserRecord } from './world/records.js';
 import { apiChannel, apiRole } from './world/views.js';
 
 export const toAccount = (user: UserRecord): EmulatorAccount => ({
@@ -245,7 +245,7 @@ export abstract class WorldControls {
 
   /** A user's friend relations as that user sees them (`invite_sent`, `accepted`, …). */
   friendsOf(userId: string): Array<{ userId: string; state: string }> {
-    return [...(this.ctx.world.friends.get(userId) ?? new Map()).entries()].map(([id, f]) => ({ userId: id, state: f.state }));
+    return [...(this.ctx.world.friends.get(userId) ?? new Map<string, FriendRecord>()).entries()].map(([id, f]) => ({ userId: id, state: f.state }));
   }
 
   /** The quick-menu entries granted in a channel (copies). */

@@ -18,10 +18,10 @@ export class ListenerRegistry {
   /** Subscribes a listener to `source` under an event name; adding the same function again for that name does nothing. */
   add<T>(name: string, source: Observable<T>, listener: Listener<T>): void {
     let forEvent = this.subscriptions.get(name);
-    if (!forEvent) this.subscriptions.set(name, (forEvent = new Map()));
-    if (forEvent.has(listener as Listener<never>)) return;
+    if (!forEvent) this.subscriptions.set(name, (forEvent = new Map<Listener<never>, Subscription>()));
+    if (forEvent.has(listener)) return;
     const subscription = source.subscribe((payload) => this.invoke(name, listener, payload));
-    forEvent.set(listener as Listener<never>, subscription);
+    forEvent.set(listener, subscription);
   }
 
   /** Unsubscribes a listener from an event name; false when it was not registered there. */

@@ -1,5 +1,5 @@
 import type { Events } from './names.js';
-import type { ChannelStreamMode } from '../model/enums.js';
+import type { ChannelStreamMode, RoleEventStatus } from '../model/enums.js';
 import type { ApiChannelDescription } from '../model/api.js';
 import type { ChannelMessage } from '../model/channel-message.js';
 
@@ -134,8 +134,7 @@ export interface EventRole {
 /** `role_event`: a role created, updated or deleted. */
 export interface RoleEvent {
   role: EventRole;
-  /** {@link RoleEventStatus}. */
-  status: number;
+  status: RoleEventStatus;
   /** Who made the change. */
   user_id: string;
   user_add_ids: string[];

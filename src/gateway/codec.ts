@@ -1,5 +1,5 @@
 import { ProtocolError } from '../errors/protocol-error.js';
-import { isEventName, type Events } from '../events/names.js';
+import { Events, isEventName } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
 
@@ -72,11 +72,11 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
     if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
     if (!isRecord(payload)) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(`the payload of ${shown(op)} is not an object`, text) };
-    if (op === 'channel_message') {
+    if (op === Events.ChannelMessage) {
       const problem = normaliseMessage(payload);
       if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
     }
-    const event = { type: op as Events, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
+    const event = { type: op, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
     return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };
   }
   const cid = typeof frame.cid === 'string' ? frame.cid : undefined;

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import type { IMessageActionRow } from '../model/content.js';
-import { appendList, assertRecord, assertValid, Checks, freezeList } from './checks.js';
+import { appendList, assertRecord, assertValid, Checks, freezeList, isList } from './checks.js';
 import { componentBuilder, validateComponent, type ComponentInput } from './component.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
 
@@ -38,7 +38,7 @@ export class ActionRowBuilder {
 
   /** The components so far (frozen); empty when they were given as something other than an array. */
   get components(): readonly ComponentInput[] {
-    return Array.isArray(this.#components) ? this.#components : [];
+    return isList(this.#components) ? this.#components : [];
   }
 
   /** A copy with these components (builders or component JSON) appended; `build()` allows at most 5 per row. */
@@ -53,7 +53,7 @@ export class ActionRowBuilder {
 
   /** A copy with the component of this id replaced (e.g. a button disabled after a click). */
   replaceComponent(id: string, replace: (component: ComponentInput) => ComponentInput): ActionRowBuilder {
-    return new ActionRowBuilder(Array.isArray(this.#components) ? this.#components.map((c) => (componentBuilder(c).id === id ? replace(c) : c)) : this.#components);
+    return new ActionRowBuilder(isList(this.#components) ? this.#components.map((c) => (componentBuilder(c).id === id ? replace(c) : c)) : this.#components);
   }
 
   /** Every problem with the row and its components (paths `components[i]…`); empty when `build()` would succeed. */

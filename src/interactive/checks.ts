@@ -64,7 +64,7 @@ export class Checks {
    */
   array<T>(path: string, value: readonly T[] | null | undefined): readonly T[] | undefined {
     if (value === undefined || value === null) return [];
-    if (Array.isArray(value)) return value;
+    if (isList(value)) return value;
     this.add(path, 'must be an array');
     return undefined;
   }
@@ -162,13 +162,18 @@ export function freezeList<T>(value: readonly T[] | undefined, item: (element: T
  */
 export function appendList<T>(current: readonly T[] | null | undefined, items: readonly T[]): readonly T[] {
   if (current === undefined || current === null) return items;
-  if (!Array.isArray(current)) return current;
+  if (!isList(current)) return current;
   return [...current, ...items];
+}
+
+/** `Array.isArray` for a value typed as a list that may be junk at run time; unlike it, keeps the element type. */
+export function isList<T>(value: readonly T[] | null | undefined): value is readonly T[] {
+  return Array.isArray(value);
 }
 
 /** A frozen copy of an object; a value that is not an object is kept as it is, for validate() to report. */
 export function freezeRecord<T>(value: T): T {
-  return isRecord(value) ? (Object.freeze({ ...value }) as T) : value;
+  return isRecord(value) ? (Object.freeze({ ...value })) : value;
 }
 
 /**

@@ -28,6 +28,7 @@ import { TypeMessage } from '../model/enums.js';
 import { parseExtraData, type FormValues } from './form.js';
 import { holdStream } from './held-stream.js';
 import { MessageDeletedError } from './message-deleted-error.js';
+import { promised } from '../util/promised.js';
 
 /** Where interactions come from: a {@link ServiceClient}, or anything with the same `stream` (a test double). */
 export interface InteractionSource {
@@ -276,14 +277,12 @@ function awaitFirst<T extends MessageEvent, R>(
   options: AwaitOptions<R>,
   read: (values$: Observable<T>) => Observable<R>,
 ): Promise<R> {
-  try {
+  return promised(() => {
     const one$ = watch(watched, message, operation, (values$, deleted$, ref) => first$(operation, read(values$), deleted$, ref, options));
     checkOptions(options, operation, true);
     // take(1) and errors unsubscribe everything: the timer, the held streams, the abort listener.
     return firstValueFrom(merge(one$, aborted$(options.signal, operation)).pipe(take(1)));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  });
 }
 
 /**

@@ -217,7 +217,7 @@ export class EmbedBuilder {
     assertValid(this.validate(), 'embed');
     const d = this.#data;
     const fields: EmbedField[] | undefined = d.fields?.map((f) => {
-      const inputs: EmbedFieldInput | undefined = f.input ? (componentBuilder(f.input).build() as EmbedFieldInput) : undefined;
+      const inputs: EmbedFieldInput | undefined = f.input ? (componentBuilder(f.input).build()) : undefined;
       return compact({ name: f.name, value: f.value, inline: f.inline, inputs });
     });
     const color = typeof d.color === 'number' ? `#${d.color.toString(16).padStart(6, '0')}` : d.color;

@@ -12,7 +12,7 @@ import type {
 } from '../model/content.js';
 import { validateMessageParts } from '../validation/message.js';
 import { ActionRowBuilder } from './action-row-builder.js';
-import { appendList, assertValid, Checks, describeValue, freezeList, isHttpUrl, isRecord, isWellFormed } from './checks.js';
+import { appendList, assertValid, Checks, describeValue, freezeList, isHttpUrl, isList, isRecord, isWellFormed } from './checks.js';
 import { componentBuilder } from './component.js';
 import { EmbedBuilder } from './embed-builder.js';
 import { EMarkdownType } from './enums.js';
@@ -255,7 +255,7 @@ export class MessageContentBuilder {
           return;
         case 'markdown':
           if (text === '') checks.add(`${path}.text`, `must not be empty (a "${describeValue(segment.type)}" range over nothing)`);
-          if (typeof segment.type !== 'string' || segment.type === '') checks.add(`${path}.type`, 'must be a non-empty markdown type');
+          if (typeof segment.type !== 'string' || !segment.type) checks.add(`${path}.type`, 'must be a non-empty markdown type');
           mk.push({ type: segment.type, s, e });
           return;
         case 'link':
@@ -295,7 +295,7 @@ export class MessageContentBuilder {
     (checks.array('markdown', this.#state.extraMarkdown) ?? []).forEach((range, i) => {
       const path = `markdown[${i}]`;
       if (!checks.record(path, range)) return;
-      if (typeof range.type !== 'string' || range.type === '') checks.add(`${path}.type`, 'must be a non-empty markdown type');
+      if (typeof range.type !== 'string' || !range.type) checks.add(`${path}.type`, 'must be a non-empty markdown type');
       const s = range.s ?? 0;
       const e = range.e;
       if (!Number.isSafeInteger(s) || s < 0 || s > t.length) checks.add(`${path}.s`, `must be an integer within the text (0..${t.length})`);
@@ -401,5 +401,5 @@ function mentionOf(target: unknown): ApiMessageMention | undefined {
 
 /** The items of a list kept by the builder, or [] when it was given as something other than an array. */
 function listed<T>(list: readonly T[]): readonly T[] {
-  return Array.isArray(list) ? list : [];
+  return isList(list) ? list : [];
 }

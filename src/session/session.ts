@@ -30,7 +30,7 @@ function decode(token: string, field: string): TokenClaims {
   }
   // The message names the field only: the token itself is a secret.
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new ValidationError([{ path: field, message: 'is not a JWT', code: 'invalid' }], 'session');
-  return claims as TokenClaims;
+  return claims;
 }
 
 function requireString(input: Record<string, unknown>, key: 'token' | 'refresh_token'): string {
@@ -130,6 +130,11 @@ export class Session {
       api_url: this.api_url,
       ws_url: this.ws_url,
     };
+  }
+
+  /** The same secret-free description as `util.inspect`, so `String()` and template strings show no secret. */
+  toString(): string {
+    return this[INSPECT]();
   }
 
   /** What `util.inspect` and `console.log` show: the secret-free `toJSON()` description, never the tokens. */

@@ -76,7 +76,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   /** The empty map (one shared instance). */
   static empty<V>(): PersistentMap<V> {
-    return PersistentMap.EMPTY as PersistentMap<V>;
+    return PersistentMap.EMPTY;
   }
 
   /** Builds a map from entries in one pass (later duplicates win). */
@@ -164,9 +164,9 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     // A token of its own, when none is given: nodes are copied once, then changed in place,
     // and no later update can change them (nobody else holds this token).
     const batch = token ?? newEditToken();
-    let next: PersistentMap<V> = this;
-    for (const [key, value] of entries) next = next.set(key, value, batch);
-    return next;
+    let next: PersistentMap<V> | undefined;
+    for (const [key, value] of entries) next = (next ?? this).set(key, value, batch);
+    return next ?? this;
   }
 
   /** Every `[key, value]` pair, in trie order (stable for a given set of keys, not insertion order). */

@@ -68,7 +68,7 @@ export class Clan {
   /** Users present in voice rooms of the clan (SPEC §4.1.6 defaults; limit 1..500, checked before any request). */
   listChannelVoiceUsers(
     channel_id: string = VOICE_USER_LIST_DEFAULTS.channel_id,
-    channel_type: number = VOICE_USER_LIST_DEFAULTS.channel_type,
+    channel_type: ChannelType = VOICE_USER_LIST_DEFAULTS.channel_type,
     limit: number = VOICE_USER_LIST_DEFAULTS.limit,
     state?: number,
     cursor?: string,
@@ -110,6 +110,11 @@ export class Clan {
   /** A secret-free description. */
   toJSON(): ClanState {
     return this.record;
+  }
+
+  /** The same secret-free description as `util.inspect`, so `String()` and template strings show no secret. */
+  toString(): string {
+    return this[INSPECT]();
   }
 
   /** What `util.inspect` and `console.log` show: the clan's id and name. */

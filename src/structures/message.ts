@@ -10,6 +10,7 @@ import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
 import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
 import type { TextChannel } from './text-channel.js';
+import { promised } from '../util/promised.js';
 
 /** A reaction to add or remove (SPEC §2.10). */
 export interface ReactMessagePayload {
@@ -101,7 +102,7 @@ export class Message {
     topic_id?: string,
     code?: number,
   ): Promise<Message> {
-    try {
+    return promised(() => {
       const options = optionsOf(mentions, attachments, mention_everyone, anonymous_message, topic_id, code);
       const body = contentOf(content);
       const reference: ApiMessageRef = {
@@ -121,14 +122,12 @@ export class Message {
       const channel = this.channelState();
       const request: ChannelMessageSendRequest = defined({ clan_id: channel.clan_id, channel_id: channel.channel_id, mode: this.mode, content: body, ...full });
       return this.#ctx.outbox.enqueue('channel_message_send', request).then((ack) => deliveredMessage(this.#ctx, channel, request, ack));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /** Replaces this message's content (SPEC's positional parts, or one options object). Resolves with the updated message. */
   update(content: ContentInput, mentionsOrOptions?: ApiMessageMention[] | Pick<SendOptions, 'mentions' | 'attachments' | 'topic_id' | 'idempotency_key'>, attachmentsArg?: ApiMessageAttachment[], topicArg?: string): Promise<Message> {
-    try {
+    return promised(() => {
       const byObject = mentionsOrOptions !== undefined && !Array.isArray(mentionsOrOptions) ? mentionsOrOptions : undefined;
       const mentions = byObject ? byObject.mentions : (mentionsOrOptions as ApiMessageMention[] | undefined);
       const attachments = byObject ? byObject.attachments : attachmentsArg;
@@ -148,9 +147,7 @@ export class Message {
         const stored = this.#ctx.store.current.messages.get(this.channel_id)?.get(this.message_id);
         return stored ? this.#ctx.message(stored) : this;
       });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /** Adds (or with `action_delete`, removes) the bot's reaction. */

@@ -11,6 +11,7 @@ import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
 import type { Message } from './message.js';
 import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
+import { promised } from '../util/promised.js';
 
 const VOICE_TYPES = new Set<number>([ChannelType.CHANNEL_TYPE_GMEET_VOICE, ChannelType.CHANNEL_TYPE_SERVICE_VOICE, ChannelType.CHANNEL_TYPE_STREAMING]);
 
@@ -73,15 +74,13 @@ export class TextChannel {
     topic_id?: string,
     code?: number,
   ): Promise<Message> {
-    try {
+    return promised(() => {
       const options = optionsOf(mentions, attachments, mention_everyone, anonymous_message, topic_id, code);
       const body = contentOf(content);
       checkMessage(body, options);
       const request = defined({ clan_id: this.clan_id, channel_id: this.id, mode: streamModeOf(this.channel_type), is_public: !this.is_private, content: body, ...options });
       return this.#ctx.outbox.enqueue('channel_message_send', request).then((ack) => deliveredMessage(this.#ctx, this.record, request, ack));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /**
@@ -99,7 +98,7 @@ export class TextChannel {
     topic_id?: string,
     code?: number,
   ): Promise<ChannelMessageAck> {
-    try {
+    return promised(() => {
       const receivers = Array.isArray(receiver) ? receiver : [receiver];
       if (receivers.length === 0 || receivers.some((r) => typeof r !== 'string' || r === '')) {
         throw new ValidationError([{ path: 'receiver_id', message: 'give one receiver id or a non-empty array of them', code: 'invalid' }], 'ephemeral message');
@@ -118,9 +117,7 @@ export class TextChannel {
         ...options,
       });
       return this.#ctx.outbox.enqueue('ephemeral_message_send', request);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /** Gives a bot a quick-menu entry in this channel; `bot_id` defaults to this client. */

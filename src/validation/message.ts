@@ -142,7 +142,7 @@ function checkAttachments(issues: Issues, attachments: unknown): void {
     if (!isNonEmptyString(a.filetype)) issues.add(`${path}.filetype`, 'must be a non-empty string');
     optionalOfType(issues, a, 'filename', path, 'string');
     for (const key of ['size', 'width', 'height']) {
-      if (a[key] !== undefined && !(isInteger(a[key]) && (a[key] as number) >= 0)) {
+      if (a[key] !== undefined && !(isInteger(a[key]) && (a[key]) >= 0)) {
         issues.add(`${path}.${key}`, 'must be a non-negative integer');
       }
     }

@@ -15,6 +15,7 @@ import { DEFAULT_CLIENT_TYPE, ProverClient } from './prover-client.js';
 import { transfer$, type TransferSteps } from './transfer.js';
 import { parseTransferRequest } from './transfer-request.js';
 import type { ApiGetZkProofRequest, APISentTokenRequest, SendTokenResult, TransferTrace, WalletStatus } from './types.js';
+import { promised } from '../util/promised.js';
 
 /** What a {@link Wallet} reads from its client. Getters are read at the moment of use, so a refreshed session is picked up. */
 export interface WalletDeps {
@@ -198,14 +199,12 @@ export class Wallet {
 
   /** The wallet address of a user: base58 of SHA-256 of the UTF-8 user id. */
   getAddress(userId: string): Promise<string> {
-    try {
+    return promised(() => {
       const issues: ValidationIssue[] = [];
       requireString(userId, 'userId', issues);
       check(issues, 'address request');
-      return Promise.resolve(addressOf(userId));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+      return addressOf(userId);
+    });
   }
 
   /** Asks the prover for a proof binding `ephemeral_public_key` to `address` (SPEC ApiGetZkProofRequest). */

@@ -7,6 +7,7 @@ import { WebhookPoster } from './poster.js';
 import { checkChannelWebhookMessage } from './rules.js';
 import type { ChannelWebhookBody, ChannelWebhookMessage } from './types.js';
 import { parseChannelWebhookUrl } from './url.js';
+import { promised } from '../util/promised.js';
 
 /** The route every channel webhook error and log line names (never the URL). */
 export const CHANNEL_WEBHOOK_ROUTE = 'POST /webhooks/{channelId}/{token}';
@@ -47,11 +48,7 @@ export class ChannelWebhook {
    * channel. Rejects with a ValidationError (nothing sent) or an ApiError.
    */
   send(message: ChannelWebhookMessage): Promise<ApiWebhookResult> {
-    try {
-      return lastValueFrom(this.send$(message));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return promised(() => lastValueFrom(this.send$(message)));
   }
 
   /**

@@ -7,6 +7,7 @@ import { WebhookPoster } from './poster.js';
 import { checkClanWebhookMessage, checkUserIdentifier } from './rules.js';
 import type { ClanWebhookBody, ClanWebhookMessage } from './types.js';
 import { parseClanWebhookUrl } from './url.js';
+import { promised } from '../util/promised.js';
 
 /** The route every clan webhook error and log line names (never the URL). */
 export const CLAN_WEBHOOK_ROUTE = 'POST /clanwebhooks/{token}/{userIdentifier}';
@@ -45,11 +46,9 @@ export class ClanWebhook {
    * sent) or an ApiError.
    */
   send(userIdOrUsername: string, message: ClanWebhookMessage): Promise<ApiWebhookResult> {
-    try {
+    return promised(() => {
       return lastValueFrom(this.send$(userIdOrUsername, message));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    });
   }
 
   /** {@link send} as a cold Observable; checks at once (throwing a ValidationError), posts on subscription. */

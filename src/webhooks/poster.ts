@@ -54,10 +54,10 @@ export class WebhookPoster {
     const inner = redactingLogger(options.logger, redactor);
     // SecretRedactor ignores secrets shorter than 6 characters; scrub those too.
     const wrap =
-      (write: Logger['info']) =>
+      (level: keyof Logger) =>
       (message: string, ...details: unknown[]): void =>
-        write(scrub(message, token), ...details);
-    this.logger = { debug: wrap(inner.debug), info: wrap(inner.info), warn: wrap(inner.warn), error: wrap(inner.error) };
+        inner[level](scrub(message, token), ...details);
+    this.logger = { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
   }
 
   /** Sends the request when subscribed; emits the documented success body `{message_id, channel_id}`. */

@@ -384,8 +384,8 @@ describe('401: an expired or refused session token', () => {
   // current token instead of refreshing again.
   it('does not refresh again for a 401 that was caused by a token already replaced', async () => {
     const w = await t.world();
-    let session: SessionManager | undefined;
-    let oldToken: string | undefined;
+    let session: SessionManager | undefined = undefined;
+    let oldToken: string | undefined = undefined;
     // Holds the 401 of GET /v2/users/… until the other request's refresh has been applied.
     const fetch: typeof globalThis.fetch = async (input, init) => {
       const response = await globalThis.fetch(input, init);

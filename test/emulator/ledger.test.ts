@@ -544,10 +544,10 @@ describe('ledger and prover', () => {
       for (const [method, params, field] of cases) {
         const answer = await rpc(emu.url, method, params);
         expect(answer.error?.code, `${method} ${JSON.stringify(params)}`).toBe(-32602);
-        expect(Object.keys((answer.error?.data ?? {}) as object), `${method} ${JSON.stringify(params)}`).toContain(field);
+        expect(Object.keys((answer.error?.data ?? {})), `${method} ${JSON.stringify(params)}`).toContain(field);
       }
       const mistyped = await rpc(emu.url, 'tx.addtx', { tx_msg: { ...transferShape(), amount: 1000000, nonce: '1' }, signature: 'x' });
-      expect(Object.keys((mistyped.error?.data ?? {}) as object).sort()).toEqual(['amount', 'nonce']);
+      expect(Object.keys((mistyped.error?.data ?? {})).sort()).toEqual(['amount', 'nonce']);
     });
 
     it('answers a batch with an array of answers, in order', async () => {

@@ -9,6 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayConnection, ProtocolError, type ClanstreamError, type ClanstreamEvent } from '../../src/index.js';
 import { until } from '../helpers/client.js';
+import { rawText } from '../support/ws-frames.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -25,7 +26,7 @@ async function scriptedServer(framesAfterHandshake: (connection: number, resumed
   server.on('connection', (ws: WebSocket) => {
     ws.send(JSON.stringify({ hello: { heartbeat_interval_ms: 60_000, protocol: 1 } }));
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { cid: string; start?: object; resume?: { seq: number } };
+      const frame = JSON.parse(rawText(data)) as { cid: string; start?: object; resume?: { seq: number } };
       if (frame.start) {
         handshakes.push({ op: 'start' });
         ws.send(JSON.stringify({ cid: frame.cid, ready: { session_id: 'S1', user_id: 'bot', seq: 0, resume_window_ms: 60_000 } }));

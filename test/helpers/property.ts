@@ -144,7 +144,7 @@ export function thrownBy(fn: () => unknown, ...allowed: ReadonlyArray<abstract n
   } catch (error) {
     if (!allowed.some((type) => error instanceof type)) {
       const shown = error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
-      throw new Error(`expected only ${allowed.map((t) => t.name).join(' or ')}, got ${shown}`);
+      throw new Error(`expected only ${allowed.map((t) => t.name).join(' or ')}, got ${shown}`, { cause: error });
     }
     return error as Error;
   }

@@ -4,6 +4,7 @@
  */
 import WebSocket from 'ws';
 import type { ApiSession } from '../../src/model/api.js';
+import { rawText } from '../support/ws-frames.js';
 
 export interface Credentials {
   /** Bot id or user id. */
@@ -76,7 +77,7 @@ export class RawGateway {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.frames.push(JSON.parse(data.toString()) as Frame);
+      this.frames.push(JSON.parse(rawText(data)) as Frame);
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) => {

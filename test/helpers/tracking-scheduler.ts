@@ -36,12 +36,15 @@ export class TrackingScheduler implements SchedulerLike {
 
   schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
     const id = this.nextId++;
+    // The scheduled work below is a plain function: RxJS calls it with the action as `this`.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const tracker = this;
     this.pending.set(id, { delay, scheduledAt: this.now(), where: libraryFrames() });
     const subscription = this.inner.schedule(
       function (this: SchedulerAction<T>, current?: T) {
         tracker.pending.delete(id);
         // Work that repeats itself (timer with a period, interval) reschedules through `this`: track that too.
+        // eslint-disable-next-line @typescript-eslint/no-this-alias
         const action = this;
         const view = new Proxy(action, {
           get(target, property) {

@@ -588,7 +588,9 @@ describe('builders: junk of the wrong kind is a ValidationError', () => {
   // of these was a TypeError ("… is not a function", "… is not iterable", "Cannot destructure
   // property 'path'").
   it('list setters given something other than a dense array are a ValidationError', () => {
-    const sparse = [, { label: 'A', value: 'a' }] as unknown[];
+    // A hole at index 0 (what `[, x]` writes).
+    const sparse: unknown[] = [];
+    sparse[1] = { label: 'A', value: 'a' };
     fc.assert(
       fc.property(
         fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(undefined), fc.constant(sparse), fc.dictionary(fc.string(), fc.string())),

@@ -127,7 +127,7 @@ describe('buttonClicks$ and dropdownSelections$', () => {
     dropdownSelections$(client, { id: 'm1', channel_id: 'c1' }).subscribe({ next: (s) => seen.push(s), complete: () => (completed = true) });
     client.selections.next(selection());
     client.messages.next(deletion('m2'));
-    client.messages.next({ ...deletion(), code: 1 } as ChannelMessage);
+    client.messages.next({ ...deletion(), code: 1 });
     expect(completed).toBe(false);
     client.messages.next(deletion());
     expect(completed).toBe(true);

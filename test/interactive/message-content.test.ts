@@ -119,7 +119,7 @@ describe('MessageContentBuilder', () => {
     ['an empty message', new MessageContentBuilder(), 'content'],
     ['a bold segment over nothing', new MessageContentBuilder().text('x').bold(''), 'segments[1].text'],
     ['a link that is not http(s)', new MessageContentBuilder().link('example.test'), 'segments[0].url'],
-    ['a mention with both user_id and username', new MessageContentBuilder().mention({ user_id: '1', username: 'a' } as never, '@a'), 'segments[0].target'],
+    ['a mention with both user_id and username', new MessageContentBuilder().mention({ user_id: '1', username: 'a' }, '@a'), 'segments[0].target'],
     ['a mention with an empty user_id', new MessageContentBuilder().mention({ user_id: '' }, '@x'), 'segments[0].target'],
     ['a user_id mention without text to show', new MessageContentBuilder().mention({ user_id: '1' }), 'segments[0].text'],
     ['a hashtag without channel id', new MessageContentBuilder().hashtag('', 'news'), 'segments[0].channelId'],

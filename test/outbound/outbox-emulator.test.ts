@@ -26,6 +26,7 @@ import {
   type WebSocketLike,
 } from '../../src/index.js';
 import { until } from '../helpers/client.js';
+import { rawText } from '../support/ws-frames.js';
 import { sleep, Tracker, type World } from '../client/support.js';
 
 const t = new Tracker();
@@ -65,7 +66,7 @@ function tappedWebSocket(tap: Tap): WebSocketLike {
       this.inner.on('open', () => this.onopen?.({}));
       this.inner.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
         if (isBinary) return;
-        const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+        const text = rawText(data);
         if (tap.swallowAcks && Object.hasOwn(JSON.parse(text) as object, 'channel_message_ack')) {
           tap.swallowed += 1;
           return;

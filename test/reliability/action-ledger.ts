@@ -56,7 +56,7 @@ export class ActionLedger {
       promise = run();
     } catch (error) {
       // A synchronous throw is a settlement too (an API that should have rejected).
-      promise = Promise.reject(error);
+      promise = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     return promise.then(
       (value) => {

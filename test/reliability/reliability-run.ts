@@ -240,7 +240,7 @@ export class ReliabilityRun {
     this.world?.emu.clearHttpFaults();
     const deadline = Date.now() + SETTLE_MS;
     let quietChecks = 0;
-    let unsettled: string[] = [];
+    let unsettled: string[];
     // Quiet three times in a row, 50 ms apart: nothing is left to arrive or to answer.
     while (quietChecks < 3) {
       unsettled = this.unsettled();

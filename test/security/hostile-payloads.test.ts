@@ -144,7 +144,7 @@ function withIds(value: Json, replacement: string, key = ''): Json {
   return typeof value === 'string' && /(^|_)ids?$|Id$/.test(key) ? replacement : value;
 }
 
-const JUNK: Json[] = [null, 0, -1, 1e308, '', 'x', true, [], [null], {}, { __proto__: null } as unknown as Json, [[]], ['__proto__']];
+const JUNK: Json[] = [null, 0, -1, 1e308, '', 'x', true, [], [null], {}, { __proto__: null }, [[]], ['__proto__']];
 
 /** Variants of an object: each top-level field missing, or replaced by each junk value. */
 function* fieldVariants(value: { [key: string]: Json }): Generator<{ [key: string]: Json }> {

@@ -299,7 +299,7 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
       const detail = run();
       if (detail !== undefined) entry.detail = detail;
     } catch (error) {
-      entry.error = error instanceof Error ? error.message : String(error);
+      entry.error = error instanceof Error ? error.message : JSON.stringify(error);
     }
     this.record(entry);
   }
@@ -341,7 +341,7 @@ export class ScheduleRun implements PromiseLike<AppliedFault[]> {
       const entry: AppliedFault = { kind: 'restart', phase: 'end', atMs: event.atMs + event.params.ms, elapsedMs: this.now(), params: event.params, detail: 'listening again' };
       if (error !== undefined) {
         delete entry.detail;
-        entry.error = error instanceof Error ? error.message : String(error);
+        entry.error = error instanceof Error ? error.message : JSON.stringify(error);
       }
       this.record(entry);
       this.outstanding -= 1;

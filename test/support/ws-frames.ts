@@ -84,3 +84,9 @@ export class WsFrameTracker {
     this.framesSeen += 1;
   }
 }
+
+/** The text of a message a `ws` socket received (a Buffer, an ArrayBuffer or a list of Buffers). */
+export function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}

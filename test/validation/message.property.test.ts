@@ -198,7 +198,7 @@ describe('validateMessageParts: properties', () => {
         const size = jsonSize(parts.content);
         const issues = validateMessageParts(parts);
         if (size > MESSAGE_LIMITS.maxContentJsonChars) {
-          expect(issues).toEqual([{ path: 'content', message: expect.stringContaining(String(size)) as unknown as string, code: 'too_large' }]);
+          expect(issues).toEqual([{ path: 'content', message: expect.stringContaining(String(size)), code: 'too_large' }]);
         } else {
           expect(issues).toEqual([]);
         }

@@ -109,7 +109,7 @@ function feedEverything(text: string): void {
 
   // Token transfers.
   attempt(() => parseTransferRequest(parsed as unknown as APISentTokenRequest, undefined));
-  attempt(() => parseTransferRequest({ receiver_id: 'u', amount: 1, mmn_extra_info: parsed } as unknown as APISentTokenRequest, 'u'));
+  attempt(() => parseTransferRequest({ receiver_id: 'u', amount: 1, mmn_extra_info: parsed }, 'u'));
   attempt(() => toUnits(parsed.amount as string));
 
   // Builders, loading the object as an existing embed, row, component or markdown range.

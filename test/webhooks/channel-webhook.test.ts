@@ -81,7 +81,7 @@ describe('ChannelWebhook against the emulator', () => {
       return globalThis.fetch(input, init);
     };
     const result = await new ChannelWebhook(webhook.url, { fetch: fetcher }).send({ t: 'hello' });
-    expect(seen).toEqual([{ contentType: expect.stringMatching(/^application\/json/) as unknown as string, body: { type: 'hook', message: { t: 'hello' } } }]);
+    expect(seen).toEqual([{ contentType: expect.stringMatching(/^application\/json/), body: { type: 'hook', message: { t: 'hello' } } }]);
     expect(emu.messages(channelId).map((m) => m.content)).toEqual([{ t: 'hello' }]);
     expect(result.channel_id).toBe(channelId);
   });

@@ -23,7 +23,7 @@ function scripted(...answers: Array<(signal: AbortSignal | undefined) => Promise
   const calls: Array<{ url: string; body: unknown; signal: AbortSignal | undefined }> = [];
   const fetcher: typeof fetch = (input, init) => {
     const signal = init?.signal ?? undefined;
-    calls.push({ url: String(input), body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined, signal });
+    calls.push({ url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined, signal });
     const answer = answers[Math.min(calls.length - 1, answers.length - 1)]!;
     return answer(signal);
   };

@@ -74,7 +74,7 @@ function channelLabel(channel: TextChannel): string {
     const others = (channel.record.user_ids ?? []).filter((id) => id !== client?.clientId).map((id) => accounts.find((a) => a.id === id)?.username ?? id);
     return `@ ${others.join(', ') || dmPeers.get(channel.id) || channel.name || channel.id}`;
   }
-  const type = channel.channel_type ?? 0;
+  const type: ChannelType = channel.channel_type ?? 0;
   const kind = VOICE_TYPES.has(type) ? ' (voice)' : type === ChannelType.CHANNEL_TYPE_STREAMING ? ' (stream)' : '';
   return `# ${channel.name ?? channel.id}${kind}`;
 }

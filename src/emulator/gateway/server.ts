@@ -42,7 +42,7 @@ class IdempotencyCache {
 
   set(userId: string, key: string, reply: unknown): void {
     let map = this.perUser.get(userId);
-    if (!map) this.perUser.set(userId, (map = new Map()));
+    if (!map) this.perUser.set(userId, (map = new Map<string, unknown>()));
     map.set(key, reply);
     if (map.size > this.capacity) map.delete(map.keys().next().value as string);
   }

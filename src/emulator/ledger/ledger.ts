@@ -120,7 +120,7 @@ export class Ledger {
     } else {
       publicKey = base58.decode(tx.sender);
     }
-    let valid = false;
+    let valid: boolean;
     try {
       valid = ed25519.verify(decoded.signature, signedBytes(tx), publicKey);
     } catch {

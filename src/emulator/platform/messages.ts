@@ -22,7 +22,7 @@ export interface PostMessageInput {
   mention_everyone?: boolean;
   anonymous_message?: boolean;
   topic_id?: string;
-  code?: number;
+  code?: TypeMessage;
   /** Webhook bot users post without being members. */
   bypassAccess?: boolean;
   /** Ephemeral: only these users (and the sender) see it. */
@@ -113,7 +113,7 @@ export function postMessage(ctx: PlatformContext, input: PostMessageInput): Mess
     clan_id: channel.clan_id,
     channel_label: channel.channel_label,
     mode: streamModeOf(channel.type),
-    code: receivers ? TypeMessage.Ephemeral : ((input.code ?? TypeMessage.Chat) as TypeMessage),
+    code: receivers ? TypeMessage.Ephemeral : ((input.code ?? TypeMessage.Chat)),
     ...senderFields(ctx, sender, channel.clan_id),
     content: structuredClone(input.content) as ChannelMessageContent,
     mentions: structuredClone((input.mentions as ApiMessageMention[] | undefined) ?? []),

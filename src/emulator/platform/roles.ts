@@ -88,7 +88,7 @@ export function checkRoleBody(body: unknown): ServiceUpdateRoleBody {
     if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) fields[key] = 'must be an array of strings';
   }
   if (Object.keys(fields).length > 0) throw EmulatorError.badRequest('invalid role update', fields);
-  return record as ServiceUpdateRoleBody;
+  return record;
 }
 
 /** Updates a role; announces `role_event` (status updated) and, when members changed, `role_assign_event`. */

@@ -16,7 +16,7 @@ function roomOf(ctx: PlatformContext, channelId: string, userId: string, streami
 function presenceMap(ctx: PlatformContext, channelId: string, streaming: boolean): Map<string, PresenceRecord> {
   const rooms = streaming ? ctx.world.streaming : ctx.world.voice;
   let map = rooms.get(channelId);
-  if (!map) rooms.set(channelId, (map = new Map()));
+  if (!map) rooms.set(channelId, (map = new Map<string, PresenceRecord>()));
   return map;
 }
 

@@ -1,4 +1,4 @@
-import type { FriendState } from '../../model/enums.js';
+import type { ChannelType, FriendState } from '../../model/enums.js';
 import type { ChannelMessage } from '../../events/payloads.js';
 
 export interface UserRecord {
@@ -32,7 +32,7 @@ export interface ChannelRecord {
   channel_id: string;
   clan_id: string;
   channel_label: string;
-  type: number;
+  type: ChannelType;
   channel_private: number;
   category_id: string;
   category_name: string;

@@ -186,7 +186,7 @@ export class World {
 
   setFriendship(userId: string, otherId: string, state: FriendRecord['state']): void {
     let map = this.friends.get(userId);
-    if (!map) this.friends.set(userId, (map = new Map()));
+    if (!map) this.friends.set(userId, (map = new Map<string, FriendRecord>()));
     map.set(otherId, { state, update_time_seconds: Math.floor(Date.now() / 1000) });
   }
 
@@ -198,7 +198,7 @@ export class World {
 
   addMembership(clanId: string, member: MemberRecord): void {
     let members = this.members.get(clanId);
-    if (!members) this.members.set(clanId, (members = new Map()));
+    if (!members) this.members.set(clanId, (members = new Map<string, MemberRecord>()));
     members.set(member.user_id, member);
     let clans = this.clansOfUser.get(member.user_id);
     if (!clans) this.clansOfUser.set(member.user_id, (clans = new Set()));

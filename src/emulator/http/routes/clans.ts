@@ -57,7 +57,7 @@ export const clanRoutes: Route[] = [
     world.memberClan(params.clanId!, user.id);
     const channelId = query.get('channel_id') ?? '';
     const typeText = query.get('channel_type');
-    const channelType = typeText === null || typeText === '' ? ChannelType.CHANNEL_TYPE_GMEET_VOICE : Number(typeText);
+    const channelType: ChannelType = typeText === null || typeText === '' ? ChannelType.CHANNEL_TYPE_GMEET_VOICE : Number(typeText);
     if (!Number.isInteger(channelType)) throw EmulatorError.badRequest('channel_type must be an integer', { channel_type: 'invalid' });
     const page = readPage(query, { default: 500, max: 500 });
     if (channelId) {

@@ -5,7 +5,7 @@ import { EmulatorError } from '../../errors.js';
 import { InputReader } from '../../input.js';
 import { createChannel, ensureDm } from '../../platform/accounts.js';
 import { acceptFriend, addFriend } from '../../platform/social.js';
-import type { UserRecord } from '../../world/records.js';
+import type { FriendRecord, UserRecord } from '../../world/records.js';
 import type { World } from '../../world/world.js';
 import { apiChannel, apiUser } from '../../world/views.js';
 import { paginate, readPage } from '../pagination.js';
@@ -62,7 +62,7 @@ export const userRoutes: Route[] = [
     if (state && !FRIEND_STATES.has(state as FriendState)) {
       throw EmulatorError.badRequest(`state must be one of ${[...FRIEND_STATES].join(', ')}`, { state: 'unknown state' });
     }
-    const entries = [...(world.friends.get(user.id) ?? new Map()).entries()].filter(([, f]) => !state || f.state === state);
+    const entries = [...(world.friends.get(user.id) ?? new Map<string, FriendRecord>()).entries()].filter(([, f]) => !state || f.state === state);
     const page = paginate(entries, readPage(query));
     return {
       friends: page.items.map(([id, f]) => ({ user: apiUser(world.user(id)), state: f.state, update_time_seconds: f.update_time_seconds })),

@@ -2,7 +2,7 @@ import { EmulatorError } from '../../errors.js';
 import { InputReader } from '../../input.js';
 import { isBase58Key } from '../../ledger/prover.js';
 import { addressOf } from '../../../wallet/address.js';
-import { JSON_RPC_ERRORS, type JsonRpcResponse, type NonceTag } from '../../../wallet/jsonrpc.js';
+import { JSON_RPC_ERRORS, type JsonRpcResponse } from '../../../wallet/jsonrpc.js';
 import type { TxMsg } from '../../../wallet/transaction.js';
 import { HttpResponse, route, type HttpServices, type Route } from '../router.js';
 
@@ -61,7 +61,7 @@ function call(services: HttpServices, method: string, params: unknown): unknown 
       const address = readAddress(params);
       const tag = params.tag ?? 'pending';
       if (tag !== 'latest' && tag !== 'pending') invalidParams('tag must be "latest" or "pending"', { tag: 'must be "latest" or "pending"' });
-      return { address, nonce: ledger.peek(address).nonce, tag: tag as NonceTag };
+      return { address, nonce: ledger.peek(address).nonce, tag };
     }
     case 'account.getaccount': {
       const address = readAddress(params);

@@ -25,7 +25,7 @@ export const webhookRoutes: Route[] = [
       const { world } = services.platform;
       const webhook = webhookOf(world, params.token!, 'channel');
       if (webhook.target_id !== params.channelId) throw EmulatorError.unauthenticated('unknown or reset webhook token');
-      world.channel(params.channelId!);
+      world.channel(params.channelId);
       const issues = validateChannelWebhookBody(body);
       if (issues.length > 0) throw EmulatorError.fromIssues(issues, 'webhook message');
       const message = (body as { message: ChannelWebhookMessage }).message;
@@ -42,7 +42,7 @@ export const webhookRoutes: Route[] = [
       }));
       const record = postMessage(services.platform, {
         senderId: webhook.bot_user_id,
-        channelId: params.channelId!,
+        channelId: params.channelId,
         bypassAccess: true,
         content: { t: message.t, ...(message.mk ? { mk: message.mk } : {}), ...(message.hg ? { hg: message.hg } : {}) },
         mentions,
