@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig([
   {
     // The library and its Node-only companions. `clanstream` itself must stay
-    // browser-safe; `scripts/lint.mjs` checks that no Node built-in is reachable from it.
+    // browser-safe; ESLint (eslint.config.js) keeps Node built-ins and the Node-only areas out of its reach.
     entry: {
       index: 'src/index.ts',
       emulator: 'src/emulator/index.ts',
