@@ -51,8 +51,9 @@ export default defineConfig([
   },
   {
     // The emulator's web console script: loads the browser bundle above from `./clanstream.js`
-    // at run time (the emulator serves both under /console/), so it stays a few kilobytes.
-    entry: { console: 'src/emulator/console/app.ts' },
+    // at run time (the emulator serves both under /console/), so it stays small; Preact, which
+    // draws it, is bundled in (a dev dependency: nothing is fetched at run time).
+    entry: { console: 'src/emulator/console/app/main.tsx' },
     outDir: 'dist/browser',
     format: ['esm'],
     platform: 'browser',
@@ -63,5 +64,10 @@ export default defineConfig([
     dts: false,
     clean: false,
     external: ['./clanstream.js'],
+    noExternal: ['preact'],
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+    },
   },
 ]);

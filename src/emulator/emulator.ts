@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { StaticPages } from './console/static-pages.js';
-import { mountWebConsole } from './console/web-console.js';
+import { mountWebConsole, StaticPages } from './console/index.js';
 import { GatewayServer } from './gateway/server.js';
 import { Hub } from './gateway/hub.js';
 import { HttpFaults, type HttpFault } from './http/faults.js';
@@ -35,7 +34,7 @@ import { toAccount, WorldControls } from './world-controls.js';
  */
 export class Emulator extends WorldControls {
   readonly wire: WireLog;
-  /** Pages served beside the API: the web console at `/` (see console/web-console.ts); `add` serves more. */
+  /** Pages served beside the API: the web console at `/` (see console/index.ts); `add` serves more. */
   readonly pages = new StaticPages();
   readonly options: ResolvedEmulatorOptions;
   protected readonly ctx: PlatformContext;
@@ -77,7 +76,8 @@ export class Emulator extends WorldControls {
     };
     const router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes);
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
-    mountWebConsole(this.pages, { accounts: () => this.credentials() });
+    // The console reaches the emulator through its public test API only (console/port.ts).
+    mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log });
     this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, log, serveStatic: (req, res) => this.pages.handle(req, res) });
     this.http.server.on('upgrade', (req, socket, head: Buffer) => this.gateway.handleUpgrade(req, socket, head));
     this.restarts = new Restarts({

@@ -6,6 +6,12 @@ export interface EmulatorOptions {
   port?: number;
   /** Interface to bind; loopback unless asked otherwise. */
   host?: string;
+  /**
+   * Serve the web console (which hands out every API key, acts as any user and
+   * injects faults) to clients on other machines too. Off by default: it
+   * answers loopback clients only, whatever `host` is.
+   */
+  allowRemoteConsole?: boolean;
   /** A world to create at start: an object, or the path of a JSON file. */
   seed?: WorldSeed | string;
   /** Lifetime of session tokens. */
@@ -46,6 +52,7 @@ export interface EmulatorOptions {
 export const EMULATOR_DEFAULTS = {
   port: 0,
   host: '127.0.0.1',
+  allowRemoteConsole: false,
   tokenTtlSeconds: 3600,
   refreshTokenTtlSeconds: 7 * 24 * 3600,
   heartbeatIntervalMs: 15_000,

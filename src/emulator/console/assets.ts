@@ -20,6 +20,9 @@ export type BrowserAssetName = 'clanstream.js' | 'app.js';
 /** esbuild settings of the browser bundle; tsup.config.ts builds dist/browser with the same ones. */
 export const BROWSER_BUILD = { format: 'esm', platform: 'browser', target: 'es2022', minify: true, bundle: true } as const;
 
+/** How the console's views are compiled: JSX for Preact (bundled into app.js, nothing fetched at run time). */
+export const CONSOLE_JSX = { jsx: 'automatic', jsxImportSource: 'preact' } as const;
+
 /** The URL of this module's file (tsup gives the CJS build an `import.meta.url` too). */
 const selfUrl = (): URL => new URL(import.meta.url);
 
@@ -53,7 +56,7 @@ async function readBuilt(name: BrowserAssetName): Promise<string> {
 }
 
 async function buildFromSource(name: BrowserAssetName): Promise<string> {
-  const entry = fileURLToPath(new URL(name === 'app.js' ? './app.ts' : '../../index.ts', selfUrl()));
+  const entry = fileURLToPath(new URL(name === 'app.js' ? './app/main.tsx' : '../../index.ts', selfUrl()));
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     ...BROWSER_BUILD,
@@ -61,7 +64,7 @@ async function buildFromSource(name: BrowserAssetName): Promise<string> {
     write: false,
     logLevel: 'silent',
     // The app imports the library from the bundle served beside it.
-    ...(name === 'app.js' ? { external: ['./clanstream.js'] } : {}),
+    ...(name === 'app.js' ? { external: ['./clanstream.js'], ...CONSOLE_JSX } : {}),
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error(`esbuild produced no output for ${name}`);

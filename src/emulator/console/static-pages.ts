@@ -10,16 +10,27 @@ export interface StaticAsset {
 /** An asset, or a function that makes one when it is requested (it may build it). */
 export type AssetSource = StaticAsset | (() => StaticAsset | Promise<StaticAsset>);
 
+/** Sees every request first (any method): answers it and returns true, or returns false to let it through. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 /**
  * Pages the emulator serves on GET and HEAD before its API routes: the web
- * console at `/` (see ./web-console.ts), and whatever an example or a test
- * adds with {@link add}. Paths are matched exactly; everything else falls
+ * console at `/` (see ./index.ts), and whatever an example or a test
+ * adds with {@link add}. Handlers added with {@link use} see every request
+ * first (the console's API and its loopback check). Paths are matched exactly; everything else falls
  * through to the API. Set {@link enabled} to false to serve none of them.
  */
 export class StaticPages {
   /** When false, no page is served (the API answers every path). */
   enabled = true;
   readonly #pages = new Map<string, AssetSource>();
+  readonly #handlers: PageHandler[] = [];
+
+  /** Runs `handler` before the pages, for requests of any method. */
+  use(handler: PageHandler): this {
+    this.#handlers.push(handler);
+    return this;
+  }
 
   /** Serves `source` at `path` (replacing what was there). */
   add(path: string, source: AssetSource): this {
@@ -39,7 +50,9 @@ export class StaticPages {
 
   /** The `serveStatic` hook of the HTTP server: answers and returns true when `req` is for a page. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.enabled || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (!this.enabled) return false;
+    if (this.#handlers.some((handler) => handler(req, res))) return true;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const path = new URL(req.url ?? '/', 'http://emulator').pathname;
     const source = this.#pages.get(path);
     if (!source) return false;

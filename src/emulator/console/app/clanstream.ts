@@ -4,4 +4,4 @@
  * kept external when app.ts is bundled); this module only gives the type
  * checker the same exports.
  */
-export * from '../../index.js';
+export * from '../../../index.js';

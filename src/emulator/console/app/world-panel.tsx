@@ -1,0 +1,37 @@
+import type { ChatSession } from './chat-session.js';
+import { consoleApi } from './console-api.js';
+import { usePoll } from './use-poll.js';
+
+/** Clans, their channels (with members of private ones), members and roles. */
+export function WorldPanel({ session }: { session: ChatSession }) {
+  const { value: world, problem } = usePoll(consoleApi.world, 3000);
+  return (
+    <section aria-label="World" class="panel" id="world">
+      {problem && <p role="alert">{problem}</p>}
+      {world?.clans.map((clan) => (
+        <article data-clan-id={clan.id}>
+          <h3>{clan.name}</h3>
+          <h4>Channels</h4>
+          <ul>
+            {clan.channels.map((c) => (
+              <li data-channel-id={c.id}>
+                #{c.name} <small>type {c.type}{c.private ? ' · private' : ''}{c.parent_id ? ` · thread of #${session.channelName(c.parent_id)}` : ''}</small>
+                {c.member_ids.length > 0 && <small> · {c.member_ids.map((id) => session.nameOf(id)).join(', ')}</small>}
+              </li>
+            ))}
+          </ul>
+          <h4>Members</h4>
+          <p>{clan.member_ids.map((id) => session.nameOf(id)).join(', ')}</p>
+          <h4>Roles</h4>
+          <ul>
+            {clan.roles.map((r) => (
+              <li>
+                <span class="role-dot" style={r.color ? { background: r.color } : undefined} /> {r.title}: {r.user_ids.map((id) => session.nameOf(id)).join(', ') || 'nobody'}
+              </li>
+            ))}
+          </ul>
+        </article>
+      ))}
+    </section>
+  );
+}
