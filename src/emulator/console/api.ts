@@ -109,7 +109,8 @@ export class ConsoleApi {
         // A restart cuts every socket at once, this answer's too: answer first.
         if (fault.kind === 'restart') res.once('finish', inject);
         else inject();
-        return sendJson(res, 200, { ok: true });
+        // The bots as they stand right after the fault, so the page sees them go down however fast they come back.
+        return sendJson(res, 200, { ok: true, bots: botStatuses(port, feed, this.lastFault) });
       }
       default: {
         const known = Object.values(CONSOLE_API).includes(url.pathname as never);

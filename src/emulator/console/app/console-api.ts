@@ -31,7 +31,7 @@ export const consoleApi = {
     return call<ConsoleWire>(`/console/api/wire?${query.toString()}`);
   },
   act: (action: ConsoleAction) => call<{ ok: true }>('/console/api/act', { method: 'POST', body: action }),
-  fault: (fault: ConsoleFault) => call<{ ok: true }>('/console/api/faults', { method: 'POST', body: fault }),
+  fault: (fault: ConsoleFault) => call<{ ok: true; bots: ConsoleBotStatus[] }>('/console/api/faults', { method: 'POST', body: fault }).then((r) => r.bots),
 };
 
 /** The message of anything thrown, for the status line. */

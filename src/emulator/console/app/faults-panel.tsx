@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ConsoleBotStatus, ConsoleFault } from '../contract.js';
 import { consoleApi, reasonOf } from './console-api.js';
 import { usePoll } from './use-poll.js';
@@ -10,7 +10,17 @@ const STATE_TEXT: Record<ConsoleBotStatus['state'], string> = {
   recovered: 'recovered',
 };
 
-function BotLine({ bot }: { bot: ConsoleBotStatus }) {
+/** Each bot's states since the last fault, in order, without repeats. */
+type Histories = Map<string, Array<ConsoleBotStatus['state']>>;
+
+function record(histories: Histories, bots: readonly ConsoleBotStatus[]): void {
+  for (const bot of bots) {
+    const seen = histories.get(bot.id) ?? [];
+    if (seen[seen.length - 1] !== bot.state) histories.set(bot.id, [...seen, bot.state]);
+  }
+}
+
+function BotLine({ bot, history }: { bot: ConsoleBotStatus; history: ReadonlyArray<ConsoleBotStatus['state']> }) {
   return (
     <li class="bot" data-bot-id={bot.id} data-state={bot.state}>
       <strong>{bot.username}</strong>: <span class="state">{STATE_TEXT[bot.state]}</span>
@@ -21,42 +31,55 @@ function BotLine({ bot }: { bot: ConsoleBotStatus }) {
           — came back with {bot.recovery.how === 'resume' ? 'a resume (same session, nothing missed)' : 'a new session (then a resync)'} at {new Date(bot.recovery.at).toLocaleTimeString()}
         </small>
       )}
+      {bot.fault && <div class="history">{history.map((state) => STATE_TEXT[state]).join(' → ')}</div>}
     </li>
   );
 }
 
+const FAULTS: Array<[ConsoleFault, string, string]> = [
+  [{ kind: 'drop' }, 'Drop every connection', 'cuts every gateway socket without a close frame; sessions stay resumable'],
+  [{ kind: 'restart', downMs: 1000 }, 'Restart the emulator (1 s down)', 'a crash: gateway sessions are lost, clients start anew and resync'],
+  [{ kind: 'expire-tokens' }, 'Expire every token', 'sockets close with 4004; clients refresh their session'],
+  [{ kind: 'rate-limit', count: 3, retryAfterSeconds: 1 }, 'Rate limit the next 3 requests', '429 with Retry-After: 1 on /v2'],
+  [{ kind: 'fail-http', status: 503, count: 1 }, 'Fail the next request (503)', 'one HTTP request answers 503'],
+  [{ kind: 'service', service: 'ledger', down: true }, 'Take the ledger down', 'token transfers fail with 503'],
+  [{ kind: 'service', service: 'ledger', down: false }, 'Bring the ledger back', ''],
+  [{ kind: 'clear-http' }, 'Clear pending HTTP faults', ''],
+];
+
 /** The bots' connection status, and buttons that break the emulator on purpose so a person can watch a bot recover. */
 export function FaultsPanel() {
-  const { value: bots, problem, again } = usePoll(consoleApi.bots, 500);
+  const histories = useRef<Histories>(new Map());
+  const { value: bots, problem, again } = usePoll(async () => {
+    const next = await consoleApi.bots();
+    record(histories.current, next);
+    return next;
+  }, 500);
   const [done, setDone] = useState<string | undefined>();
   const [delayMs, setDelayMs] = useState(3000);
   const inject = async (fault: ConsoleFault, what: string) => {
     try {
-      await consoleApi.fault(fault);
+      const after = await consoleApi.fault(fault);
+      if (after.some((bot) => bot.state === 'reconnecting')) histories.current.clear();
+      record(histories.current, after);
       setDone(`${what}: done`);
     } catch (error) {
       setDone(`${what}: ${reasonOf(error)}`);
     }
     again();
   };
-  const faults: Array<[ConsoleFault, string, string]> = [
-    [{ kind: 'drop' }, 'Drop every connection', 'cuts every gateway socket without a close frame; sessions stay resumable'],
-    [{ kind: 'restart', downMs: 1000 }, 'Restart the emulator (1 s down)', 'a crash: gateway sessions are lost, clients start anew and resync'],
-    [{ kind: 'expire-tokens' }, 'Expire every token', 'sockets close with 4004; clients refresh their session'],
-    [{ kind: 'rate-limit', count: 3, retryAfterSeconds: 1 }, 'Rate limit the next 3 requests', '429 with Retry-After: 1 on /v2'],
-    [{ kind: 'fail-http', status: 503, count: 1 }, 'Fail the next request (503)', 'one HTTP request answers 503'],
-    [{ kind: 'service', service: 'ledger', down: true }, 'Take the ledger down', 'token transfers fail with 503'],
-    [{ kind: 'service', service: 'ledger', down: false }, 'Bring the ledger back', ''],
-    [{ kind: 'clear-http' }, 'Clear pending HTTP faults', ''],
-  ];
   return (
     <section aria-label="Faults" class="panel" id="faults">
       <h3>Bots</h3>
       {problem && <p role="alert">{problem}</p>}
-      <ul class="bots">{bots?.map((bot) => <BotLine bot={bot} />)}</ul>
+      <ul class="bots">
+        {bots?.map((bot) => (
+          <BotLine bot={bot} history={histories.current.get(bot.id) ?? []} />
+        ))}
+      </ul>
       <h3>Inject a fault</h3>
       <ul class="fault-buttons">
-        {faults.map(([fault, label, help]) => (
+        {FAULTS.map(([fault, label, help]) => (
           <li>
             <button type="button" data-fault={fault.kind} onClick={() => void inject(fault, label)} title={help}>
               {label}

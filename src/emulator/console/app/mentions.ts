@@ -30,7 +30,7 @@ export function findMentions(text: string, directory: MentionDirectory): FoundMe
     }
     const user = directory.users.find((u) => u.username.toLowerCase() === name.toLowerCase());
     if (user) {
-      mentions.push({ user_id: user.id, username: user.username, s, e });
+      mentions.push({ user_id: user.id, s, e });
       continue;
     }
     const role = directory.roles.find((r) => r.title.replaceAll(' ', '_').toLowerCase() === name.toLowerCase());
