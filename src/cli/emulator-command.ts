@@ -1,4 +1,4 @@
-import { DEFAULT_WORLD, startEmulator, type Emulator } from '../emulator/index.js';
+import { DEFAULT_WORLD, exposureWarning, isLoopbackHost, startEmulator, type Emulator } from '../emulator/index.js';
 import { parse, UsageError } from './args.js';
 
 export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json]
@@ -7,7 +7,10 @@ Starts a local emulator of the platform with a seeded world and prints its
 URL and the credentials of the seeded bot and users. Ctrl+C stops it.
 
   --port N          port to listen on (default 7350; 0 picks a free one)
-  --host H          interface to bind (default 127.0.0.1)
+  --host H          interface to bind (default 127.0.0.1); anything but loopback prints a warning
+  --allow-remote-console
+                    serve the web console (every API key, acting as any user, fault
+                    controls) to other machines too; by default it answers this machine only
   --seed FILE       a world to create instead of the built-in demo world
   --token-ttl S     lifetime of session tokens in seconds (default 3600)
   --secret S        signing secret; keep it to keep sessions valid across restarts`;
@@ -56,6 +59,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     seed: { type: 'string' },
     'token-ttl': { type: 'string' },
     secret: { type: 'string' },
+    'allow-remote-console': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -80,15 +84,20 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const host = values.host ?? '127.0.0.1';
+  const allowRemoteConsole = values['allow-remote-console'] ?? false;
   try {
     const emu = await startEmulator({
       port: portOf(values.port),
-      host: values.host ?? '127.0.0.1',
+      host,
+      allowRemoteConsole,
       seed: values.seed ?? DEFAULT_WORLD,
       ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
       ...(values.secret ? { secret: values.secret } : {}),
       log: (line) => out(`[emulator] ${line}`),
     });
+    // Before the banner, which lists every API key: whoever reads the keys reads the warning first.
+    if (!isLoopbackHost(host)) out(`${exposureWarning(host, allowRemoteConsole)}\n`);
     out(describe(emu));
     await stopRequested;
     await emu.close();

@@ -15,3 +15,5 @@ export type { EventDelivery } from './gateway/hub.js';
 export type { TransactionRecord } from './ledger/ledger.js';
 export type { PresenceRecord } from './world/records.js';
 export type { ChannelPatch } from './platform/accounts.js';
+export { isLoopbackAddress, isLoopbackHost, exposureWarning, CONSOLE_PATHS, CONSOLE_API, type ConsolePort, type WebConsoleOptions } from './console/index.js';
+export type { StaticPages, StaticAsset, AssetSource } from './console/index.js';

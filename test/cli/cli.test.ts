@@ -47,6 +47,22 @@ describe('clanstream emulator (CLI)', () => {
     child.kill('SIGINT');
     expect(await exit).toBe(0);
     expect(out()).toContain('SIGINT received; stopping the emulator.');
+    // Loopback only: nothing to warn about.
+    expect(out()).not.toContain('WARNING');
+  });
+
+  it('takes --allow-remote-console (documented in --help); on loopback it prints no warning and the console still answers', async () => {
+    const help = collect((child = cli(['emulator', '--help'])));
+    expect(await help.exit).toBe(0);
+    expect(help.out()).toContain('--allow-remote-console');
+    child = cli(['emulator', '--port', '0', '--allow-remote-console']);
+    const { out, exit } = collect(child);
+    const [, url] = await waitFor(out, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await waitFor(out, /Press Ctrl\+C to stop/);
+    expect(out()).not.toContain('WARNING');
+    expect((await fetch(`${url!}/console/accounts`)).status).toBe(200);
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
   });
 
   it('stops cleanly on a SIGTERM sent the instant the banner arrives', async () => {
