@@ -13,6 +13,9 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  */
 export const runBrowserTests = existsSync(CHROMIUM_PATH) || Boolean(process.env.CI);
 
+// A skip must not pass unnoticed: one loud line per suite file that skips.
+if (!runBrowserTests) console.warn(`BROWSER TESTS SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install -y chromium); with CI set they run and fail instead`);
+
 /** Headless, no sandbox (root in a container), no GPU, and nothing that calls home. */
 export const CHROMIUM_ARGS = [
   '--headless',
