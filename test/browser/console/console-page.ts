@@ -1,6 +1,6 @@
 /** Opening the console in Chromium as a user, and the screenshots the tests may write. */
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { pageProblems } from '../chromium.js';
 
 /** Screenshots are written only when asked (UPDATE_SCREENSHOTS=1), so a normal run leaves the tree clean. */
@@ -33,3 +33,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** The list item of a message, by id. */
 export const messageItem = (page: Page, messageId: string) => page.locator(`#messages li[data-message-id="${messageId}"]`);
+
+/** Whether the element is inside the browser window (not merely in the DOM). */
+export const inViewport = (locator: Locator): Promise<boolean> =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+  });

@@ -2,22 +2,15 @@
  * A channel of ten thousand messages stays a small page: the console draws
  * a bounded window of them, and more arriving live do not grow it.
  */
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIMELINE_DEFAULTS } from '../../../src/emulator/console/app/timeline.js';
 import { createTestWorld, type TestWorld } from '../../../src/testing/index.js';
 import { launchChromium, runBrowserTests } from '../chromium.js';
-import { openConsole } from './console-page.js';
+import { inViewport, openConsole } from './console-page.js';
 
 const STORED = 10_000;
 const LIVE = 1_000;
-
-/** Whether the element is inside the browser window (not merely in the DOM). */
-const inViewport = (locator: Locator) =>
-  locator.evaluate((el) => {
-    const box = el.getBoundingClientRect();
-    return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
-  });
 
 describe.skipIf(!runBrowserTests)('a long channel in the web console, in Chromium', () => {
   let world: TestWorld;
@@ -48,7 +41,7 @@ describe.skipIf(!runBrowserTests)('a long channel in the web console, in Chromiu
     const newest = page.locator('#messages li', { hasText: `live message ${LIVE}` });
     await newest.waitFor();
     expect(await items.count()).toBe(TIMELINE_DEFAULTS.window);
-    await expect.poll(() => inViewport(newest)).toBe(true);
+    await expect.poll(() => inViewport(newest), { timeout: 15_000 }).toBe(true);
     expect(await page.locator('#messages').getAttribute('data-kept')).toBe(String(50 + LIVE));
 
     // Reading back through the history keeps the page the same size.
@@ -58,7 +51,7 @@ describe.skipIf(!runBrowserTests)('a long channel in the web console, in Chromiu
     expect(await items.count()).toBe(TIMELINE_DEFAULTS.window);
     expect(Number(await page.locator('#messages').getAttribute('data-kept'))).toBeGreaterThan(50 + LIVE);
     await page.click('button[data-more="newest"]');
-    await expect.poll(() => inViewport(newest)).toBe(true);
+    await expect.poll(() => inViewport(newest), { timeout: 15_000 }).toBe(true);
     expect(await items.count()).toBe(TIMELINE_DEFAULTS.window);
     expect(problems).toEqual([]);
     await page.close();

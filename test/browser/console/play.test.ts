@@ -9,7 +9,7 @@ import type { ButtonClick, DropdownSelection } from '../../../src/index.js';
 import { startDemo, type Demo } from '../../../examples/demo/script.js';
 import { until } from '../../helpers/client.js';
 import { launchChromium, runBrowserTests } from '../chromium.js';
-import { messageItem, openConsole, PHONE, screenshot } from './console-page.js';
+import { inViewport, messageItem, openConsole, PHONE, screenshot } from './console-page.js';
 import { formattedText, showcase } from './showcase.js';
 
 describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromium', () => {
@@ -41,7 +41,7 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
 
     // The bot counted the vote and edited its message; the page shows the edit in place.
     await item.locator('[data-field="Tacos"] dd', { hasText: /1$/ }).waitFor();
-    await expect.poll(() => item.getAttribute('data-edited')).toBe('true');
+    await expect.poll(() => item.getAttribute('data-edited'), { timeout: 15_000 }).toBe('true');
     const stored = demo.world.emu.messages(general).find((m) => m.message_id === poll.message_id)!;
     expect(stored.content.embed?.[0]?.fields?.map((f) => f.value.split(' ').pop())).toEqual(['0', '1']);
     expect(demo.world.emu.messages(general).filter((m) => m.message_id === poll.message_id)).toHaveLength(1);
@@ -65,7 +65,7 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     await item.waitFor();
 
     // Embed parts and every component kind, as the builders made them.
-    await expect.poll(() => item.locator('.embed').getAttribute('data-color')).toBe('#e67e22');
+    await expect.poll(() => item.locator('.embed').getAttribute('data-color'), { timeout: 15_000 }).toBe('#e67e22');
     expect(await item.locator('.embed-title a').getAttribute('href')).toBe('https://example.org/trip');
     expect(await item.locator('.embed-author').textContent()).toContain('Clan Bot');
     expect(await item.locator('.embed-fields .field.inline').count()).toBe(3);
@@ -185,9 +185,9 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     await screenshot(page, 'faults');
     await page.getByRole('tab', { name: 'Wire' }).click();
     await page.locator('#wire .wire-lines li[data-kind="resume"]').first().waitFor();
-    await page.fill('#wire input[name="kind"]', 'resume');
-    await expect.poll(async () => new Set(await page.locator('#wire .wire-lines li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')))).size).toBe(1);
     await screenshot(page, 'wire');
+    await page.fill('#wire input[name="kind"]', 'resume');
+    await expect.poll(async () => new Set(await page.locator('#wire .wire-lines li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')))).size, { timeout: 15_000 }).toBe(1);
     await page.fill('#text', '*ping');
     await page.press('#text', 'Enter');
     await page.locator('#messages li', { hasText: 'pong' }).last().waitFor();
@@ -212,7 +212,7 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     const phone = await openConsole(browser, world.emu.url, 'bob', general, PHONE);
     // One column at a time: the chat first; the channel list behind its own button.
     expect(await phone.page.locator('.channels-column').isVisible()).toBe(false);
-    await phone.page.locator('#messages li').last().waitFor();
+    await expect.poll(() => inViewport(phone.page.locator('#messages > li').last()), { timeout: 15_000 }).toBe(true);
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(phone.page, 'phone');
     await phone.page.getByRole('button', { name: 'Channels' }).click();

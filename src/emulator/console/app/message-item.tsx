@@ -124,6 +124,7 @@ export function MessageItem({ item, session }: { item: TimelineItem; session: Ch
         {item.edited && <span class="edited">(edited)</span>}
         {message.code === TypeMessage.Ephemeral && <span class="badge">only you can see this</span>}
         {notice && <span class="badge">{notice}</span>}
+        {message.mention_everyone && <span class="badge everyone">mentions everyone</span>}
         <span class="tools">
           <button type="button" class="tool" onClick={() => session.reply(message)} aria-label={`reply to ${message.username}`}>
             Reply
@@ -134,7 +135,6 @@ export function MessageItem({ item, session }: { item: TimelineItem; session: Ch
         <Quote reference={reference} session={session} />
       ))}
       <MessageText content={message.content} mentions={message.mentions} session={session} />
-      {message.mention_everyone && <span class="mention everyone">@here</span>}
       {message.attachments.length > 0 && <Attachments message={message} />}
       {(message.content.embed ?? []).map((embed) => (
         <EmbedView embed={embed} controls={controls} session={session} />

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { ChatSession } from './chat-session.js';
 import { MessageItem } from './message-item.js';
 
@@ -10,16 +10,43 @@ import { MessageItem } from './message-item.js';
 export function MessageList({ session, channelId }: { session: ChatSession; channelId: string }) {
   const timeline = session.timeline(channelId);
   const items = timeline.visible();
+  const pane = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
+  /** Whether the person is at the bottom: only then do new messages and late-loading images scroll the pane. */
+  const stuck = useRef(true);
+  /** Where the pane was last scrolled by us: the scroll event that follows is ours, not the person's. */
+  const scrolledTo = useRef(-1);
+  const following = timeline.following;
   const newestId = items[items.length - 1]?.message.message_id;
+  const toBottom = () => {
+    const el = pane.current;
+    if (!el || !stuck.current || !timeline.following) return;
+    el.scrollTop = el.scrollHeight;
+    scrolledTo.current = el.scrollTop;
+  };
 
   useLayoutEffect(() => {
-    if (timeline.following) list.current?.lastElementChild?.scrollIntoView({ block: 'end' });
-  }, [newestId, channelId, timeline.following]);
+    if (following) stuck.current = true;
+    toBottom();
+  }, [newestId, channelId, following]);
+
+  useEffect(() => {
+    const observer = new ResizeObserver(toBottom);
+    if (list.current) observer.observe(list.current);
+    return () => observer.disconnect();
+  }, [channelId]);
 
   const typing = session.typingIn(channelId);
   return (
-    <div class="message-pane">
+    <div
+      class="message-pane"
+      ref={pane}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        if (Math.abs(el.scrollTop - scrolledTo.current) < 2) return;
+        stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}
+    >
       {(timeline.olderKept || timeline.hasOlder) && (
         <button type="button" class="more" data-more="older" onClick={() => void session.showOlder(channelId)}>
           Show older messages

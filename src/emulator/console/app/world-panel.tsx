@@ -1,4 +1,8 @@
 import type { ChatSession } from './chat-session.js';
+import { ChannelType } from './clanstream.js';
+
+/** "voice" for CHANNEL_TYPE_GMEET_VOICE, "thread" for CHANNEL_TYPE_THREAD… */
+const typeName = (type: number): string => (ChannelType[type] ?? `type ${type}`).replace(/^CHANNEL_TYPE_/, '').replace(/^GMEET_/, '').toLowerCase().replaceAll('_', ' ');
 import { consoleApi } from './console-api.js';
 import { usePoll } from './use-poll.js';
 
@@ -15,7 +19,7 @@ export function WorldPanel({ session }: { session: ChatSession }) {
           <ul>
             {clan.channels.map((c) => (
               <li data-channel-id={c.id}>
-                #{c.name} <small>type {c.type}{c.private ? ' · private' : ''}{c.parent_id ? ` · thread of #${session.channelName(c.parent_id)}` : ''}</small>
+                #{c.name} <small>{typeName(c.type)}{c.private ? ' · private' : ''}{c.parent_id ? ` · thread of #${session.channelName(c.parent_id)}` : ''}</small>
                 {c.member_ids.length > 0 && <small> · {c.member_ids.map((id) => session.nameOf(id)).join(', ')}</small>}
               </li>
             ))}
