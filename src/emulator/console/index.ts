@@ -62,6 +62,7 @@ export function mountWebConsole(pages: StaticPages, port: ConsolePort, options: 
         res.end(REMOTE_REFUSAL);
         return true;
       }
+      feed.start();
       return api.handle(req, res);
     })
     .add(CONSOLE_PATHS.page, { type: 'text/html; charset=utf-8', body: CONSOLE_HTML })

@@ -22,21 +22,29 @@ function channelOf(body: unknown, path?: string): string | undefined {
 
 /**
  * The wire view's lines: what the emulator received (its wire log, secrets
- * already masked) and every event it pushed (from its event tap, masked
- * here), numbered in one sequence, bounded.
+ * already masked) and every event it pushed since {@link start} (from its
+ * event tap, masked here), numbered in one sequence, bounded.
  */
 export class WireFeed {
   private readonly lines: ConsoleWireEntry[] = [];
   private seq = 0;
   /** The newest wire-log entry copied in, to copy only what came after it. */
   private lastCopied: WireEntry | undefined;
-  private readonly stopTap: () => void;
+  private stopTap: (() => void) | undefined;
 
   constructor(
     private readonly port: ConsolePort,
     private readonly capacity: number,
-  ) {
-    this.stopTap = port.onEvent((type, payload, deliveries) => {
+  ) {}
+
+  /**
+   * Starts listing pushed events (received ones come from the wire log, which
+   * keeps them anyway). Called when the console is first used, so an emulator
+   * nobody watches (tests, benchmarks) pays nothing per event.
+   */
+  start(): void {
+    if (this.stopTap) return;
+    this.stopTap = this.port.onEvent((type, payload, deliveries) => {
       // What was received before this event goes before it.
       this.catchUp();
       this.push({
@@ -79,7 +87,8 @@ export class WireFeed {
   }
 
   close(): void {
-    this.stopTap();
+    this.stopTap?.();
+    this.stopTap = undefined;
   }
 
   private catchUp(): void {

@@ -37,7 +37,6 @@ export function App() {
 
   const logIn = (account: ConsoleAccount | undefined) => {
     if (!account) return;
-    session?.destroy();
     const next = new ChatSession(account, accounts.length > 0 ? accounts : [account], undefined);
     setSession(next);
     history.replaceState(null, '', `?as=${encodeURIComponent(account.username)}`);
@@ -64,7 +63,15 @@ export function App() {
     if (!session && wanted && accounts.length > 0) logIn(accounts.find((a) => a.username === wanted));
   }, [accounts]);
 
-  useEffect(() => () => session?.destroy(), [session]);
+  // The session being replaced (or the page being left) closes its client: no socket outlives it.
+  useEffect(() => {
+    const close = () => session?.destroy();
+    window.addEventListener('pagehide', close);
+    return () => {
+      window.removeEventListener('pagehide', close);
+      close();
+    };
+  }, [session]);
 
   const [state, text] = statusText(session, problem);
   useEffect(() => {

@@ -45,7 +45,7 @@ export class ChatSession {
   private readonly timelines = new Map<string, Timeline>();
   private readonly typing = new Map<string, Map<string, { name: string; timer: ReturnType<typeof setTimeout> }>>();
   private readonly dmPeers = new Map<string, string>();
-  private loading = new Set<string>();
+  private readonly loading = new Set<string>();
 
   constructor(
     readonly account: ConsoleAccount,

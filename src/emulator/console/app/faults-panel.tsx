@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { ConsoleBotStatus, ConsoleFault } from '../contract.js';
 import { consoleApi, reasonOf } from './console-api.js';
 import { usePoll } from './use-poll.js';
+import { VIEW_DEFAULTS } from './view-defaults.js';
 
 const STATE_TEXT: Record<ConsoleBotStatus['state'], string> = {
   online: 'online',
@@ -54,7 +55,7 @@ export function FaultsPanel() {
     const next = await consoleApi.bots();
     record(histories.current, next);
     return next;
-  }, 500);
+  }, VIEW_DEFAULTS.botsEveryMs);
   const [done, setDone] = useState<string | undefined>();
   const [delayMs, setDelayMs] = useState(3000);
   const inject = async (fault: ConsoleFault, what: string) => {

@@ -1,10 +1,11 @@
 import type { ChatSession } from './chat-session.js';
 import { consoleApi } from './console-api.js';
 import { usePoll } from './use-poll.js';
+import { VIEW_DEFAULTS } from './view-defaults.js';
 
 /** Balances and nonces, and every accepted transfer, newest first. */
 export function LedgerPanel({ session }: { session: ChatSession }) {
-  const { value: ledger, problem } = usePoll(consoleApi.ledger, 1500);
+  const { value: ledger, problem } = usePoll(consoleApi.ledger, VIEW_DEFAULTS.ledgerEveryMs);
   return (
     <section aria-label="Token ledger" class="panel" id="ledger">
       {problem && <p role="alert">{problem}</p>}

@@ -2,10 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConsoleWireEntry } from '../contract.js';
 import type { ChatSession } from './chat-session.js';
 import { consoleApi, reasonOf } from './console-api.js';
+import { VIEW_DEFAULTS } from './view-defaults.js';
 
-/** Lines the wire view keeps on the page. */
-const SHOWN = 400;
-const EVERY_MS = 1000;
 
 function describe(entry: ConsoleWireEntry): string {
   return entry.body === undefined ? '' : JSON.stringify(entry.body);
@@ -31,11 +29,11 @@ export function WirePanel({ session }: { session: ChatSession }) {
         if (!live) return;
         last.current = page.last;
         setProblem(undefined);
-        if (page.entries.length > 0) setLines((old) => [...[...page.entries].reverse(), ...old].slice(0, SHOWN));
+        if (page.entries.length > 0) setLines((old) => [...[...page.entries].reverse(), ...old].slice(0, VIEW_DEFAULTS.wireShown));
       } catch (error) {
         if (live) setProblem(reasonOf(error));
       }
-      if (live) timer = setTimeout(() => void poll(), EVERY_MS);
+      if (live) timer = setTimeout(() => void poll(), VIEW_DEFAULTS.wireEveryMs);
     };
     void poll();
     return () => {

@@ -5,10 +5,11 @@ import { ChannelType } from './clanstream.js';
 const typeName = (type: number): string => (ChannelType[type] ?? `type ${type}`).replace(/^CHANNEL_TYPE_/, '').replace(/^GMEET_/, '').toLowerCase().replaceAll('_', ' ');
 import { consoleApi } from './console-api.js';
 import { usePoll } from './use-poll.js';
+import { VIEW_DEFAULTS } from './view-defaults.js';
 
 /** Clans, their channels (with members of private ones), members and roles. */
 export function WorldPanel({ session }: { session: ChatSession }) {
-  const { value: world, problem } = usePoll(consoleApi.world, 3000);
+  const { value: world, problem } = usePoll(consoleApi.world, VIEW_DEFAULTS.worldEveryMs);
   return (
     <section aria-label="World" class="panel" id="world">
       {problem && <p role="alert">{problem}</p>}
