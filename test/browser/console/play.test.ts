@@ -5,12 +5,12 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ButtonClick, DropdownSelection } from '../../../src/index.js';
+import { ChannelType, type ButtonClick, type DropdownSelection } from '../../../src/index.js';
 import { startDemo, type Demo } from '../../../examples/demo/script.js';
 import { until } from '../../helpers/client.js';
 import { launchChromium, runBrowserTests } from '../chromium.js';
 import { inViewport, messageItem, openConsole, PHONE, screenshot } from './console-page.js';
-import { formattedText, showcase } from './showcase.js';
+import { formattedText, serveMedia, showcase } from './showcase.js';
 
 describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromium', () => {
   let demo: Demo;
@@ -37,7 +37,9 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     await until(() => demo.world.emu.messages(general).some((m) => m.content.embed?.[0]?.title === '📊 Lunch?'), 'the poll in the emulator', 15_000);
     const poll = demo.world.emu.messages(general).find((m) => m.content.embed?.[0]?.title === '📊 Lunch?')!;
     const item = messageItem(page, poll.message_id);
-    await item.locator('button[data-button-id="option-1"]', { hasText: 'Tacos' }).click();
+    // From the keyboard: focus the button and press Enter, as a person without a mouse would.
+    await item.locator('button[data-button-id="option-1"]', { hasText: 'Tacos' }).focus();
+    await page.keyboard.press('Enter');
 
     // The bot counted the vote and edited its message; the page shows the edit in place.
     await item.locator('[data-field="Tacos"] dd', { hasText: /1$/ }).waitFor();
@@ -54,7 +56,15 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
   it('draws every message part, chooses a select option and submits a form; the bot gets the events and answers', async () => {
     const { client, world } = demo;
     const text = formattedText(id('alice'));
-    await client.sendMessage(general, text.content, { mentions: text.mentions });
+    const photo = serveMedia(world.emu, 'photo', '#c83737');
+    await client.sendMessage(general, text.content, {
+      mentions: text.mentions,
+      attachments: [
+        { url: photo, filetype: 'image/svg+xml', filename: 'photo.svg', width: 120, height: 80 },
+        { url: 'https://files.example/report.pdf', filetype: 'application/pdf', filename: 'report.pdf', size: 2048 },
+      ],
+    });
+    const thread = world.emu.createChannel({ clanId: world.clan!.id, name: 'trip-plans', type: ChannelType.CHANNEL_TYPE_THREAD, parentId: general, memberIds: [id('alice'), id('clanbot')] });
     const built = showcase(world.emu);
     const form = await client.sendMessage(general, built.content, { mentions: built.mentions });
     const picked = client.awaitSelection(form, { timeout: 20_000 });
@@ -84,6 +94,13 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     expect(await intro.locator('pre.code-block').textContent()).toBe('const answer = 42;');
     expect(await intro.locator('a.link').getAttribute('href')).toBe('https://example.org/notes');
     expect(await intro.locator(`.mention[data-mention="${id('alice')}"]`).textContent()).toBe('@alice');
+    // Attachments: an image served by the emulator is shown, a file from elsewhere is a link.
+    expect(await intro.locator('.attachments img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.alt)).toBe('photo.svg');
+    expect(await intro.locator('.attachments a').getAttribute('href')).toBe('https://files.example/report.pdf');
+    // The thread sits under its channel in the list.
+    const threadButton = page.locator(`#channels li.thread button[data-channel-id="${thread.channel_id}"]`);
+    expect(await threadButton.textContent()).toBe('↳ # trip-plans');
+    expect(await page.locator('#channels li').evaluateAll((lis, ids) => lis.findIndex((li) => li.querySelector(`[data-channel-id="${ids[1]}"]`)) - lis.findIndex((li) => li.querySelector(`[data-channel-id="${ids[0]}"]`)), [general, thread.channel_id])).toBe(1);
     // Multi-line text keeps its lines.
     expect(await intro.locator('.text').textContent()).toBe(text.content.t);
     expect(await intro.locator('.text').evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre-wrap');
