@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelType, type ButtonClick, type DropdownSelection } from '../../../src/index.js';
+import { ChannelType, formNumber, formString, type ButtonClick, type DropdownSelection } from '../../../src/index.js';
 import { startDemo, type Demo } from '../../../examples/demo/script.js';
 import { until } from '../../helpers/client.js';
 import { launchChromium, runBrowserTests } from '../chromium.js';
@@ -124,7 +124,7 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     expect(click.form).toEqual({ name: 'Alice', guests: 3, meal: 'fish', date: '2025-06-07' });
 
     // The bot answers in the channel; the page shows it live.
-    await client.replyTo(form, `Thanks ${String(click.form.name)}, ${String(click.form.guests)} seats kept.`);
+    await client.replyTo(form, `Thanks ${formString(click.form, 'name') ?? '?'}, ${formNumber(click.form, 'guests') ?? 0} seats kept.`);
     await page.locator('#messages li', { hasText: 'Thanks Alice, 3 seats kept.' }).waitFor();
     expect(problems).toEqual([]);
     await page.close();

@@ -95,7 +95,7 @@ export function App() {
         >
           <label>
             Act as{' '}
-            <select id="account" name="account" value={chosen} onChange={(e) => setChosen((e.currentTarget as HTMLSelectElement).value)}>
+            <select id="account" name="account" value={chosen} onChange={(e) => setChosen((e.currentTarget).value)}>
               {accounts.map((a) => (
                 <option value={a.id}>{a.is_bot ? `${a.username} (bot)` : a.username}</option>
               ))}

@@ -28,7 +28,7 @@ export interface ActivityLine {
   text: string;
 }
 
-const VOICE_TYPES = new Set<number>([ChannelType.CHANNEL_TYPE_GMEET_VOICE, ChannelType.CHANNEL_TYPE_SERVICE_VOICE]);
+const VOICE_TYPES = new Set<ChannelType>([ChannelType.CHANNEL_TYPE_GMEET_VOICE, ChannelType.CHANNEL_TYPE_SERVICE_VOICE]);
 
 export class ChatSession {
   readonly changes = new Changes();
@@ -124,7 +124,7 @@ export class ChatSession {
       const others = (channel.record.user_ids ?? []).filter((id) => id !== this.account.id).map((id) => this.nameOf(id));
       return `@ ${others.join(', ') || this.dmPeers.get(channel.id) || channel.name || channel.id}`;
     }
-    const type = channel.channel_type ?? 0;
+    const type: ChannelType = channel.channel_type ?? 0;
     const kind = VOICE_TYPES.has(type) ? ' (voice)' : type === ChannelType.CHANNEL_TYPE_STREAMING ? ' (stream)' : '';
     return `# ${channel.name ?? channel.id}${kind}`;
   }
@@ -279,7 +279,7 @@ export class ChatSession {
     if (message.sender_id === this.account.id) return;
     this.stopTyping(message.channel_id, message.sender_id);
     let people = this.typing.get(message.channel_id);
-    if (!people) this.typing.set(message.channel_id, (people = new Map()));
+    if (!people) this.typing.set(message.channel_id, (people = new Map<string, { name: string; timer: ReturnType<typeof setTimeout> }>()));
     const timer = setTimeout(() => {
       this.stopTyping(message.channel_id, message.sender_id);
       this.changes.changed();

@@ -130,7 +130,7 @@ export function ComponentView({ component, controls, standalone }: { component: 
           data-date-id={id}
           aria-label={id}
           value={String(controls.values[id] ?? '')}
-          onInput={(event) => controls.set(id, (event.currentTarget as HTMLInputElement).value)}
+          onInput={(event) => controls.set(id, (event.currentTarget).value)}
         />
       );
     case EMessageComponentType.ANIMATION: {

@@ -91,7 +91,7 @@ export function FaultsPanel() {
         <li>
           <label>
             Delay everything for{' '}
-            <input type="number" min={1} max={60000} step={500} value={delayMs} onInput={(e) => setDelayMs(Number((e.currentTarget as HTMLInputElement).value))} aria-label="delay in milliseconds" /> ms
+            <input type="number" min={1} max={60000} step={500} value={delayMs} onInput={(e) => setDelayMs(Number((e.currentTarget).value))} aria-label="delay in milliseconds" /> ms
           </label>{' '}
           <button type="button" data-fault="delay" onClick={() => void inject({ kind: 'delay', ms: delayMs }, `Delay ${delayMs} ms`)}>
             Delay

@@ -48,7 +48,7 @@ export function WirePanel({ session }: { session: ChatSession }) {
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Channel
-          <select value={channel} onChange={(e) => setChannel((e.currentTarget as HTMLSelectElement).value)} name="channel">
+          <select value={channel} onChange={(e) => setChannel((e.currentTarget).value)} name="channel">
             <option value="">any</option>
             {channels.map((c) => (
               <option value={c.id}>{session.label(c)}</option>
@@ -57,7 +57,7 @@ export function WirePanel({ session }: { session: ChatSession }) {
         </label>
         <label>
           User
-          <select value={user} onChange={(e) => setUser((e.currentTarget as HTMLSelectElement).value)} name="user">
+          <select value={user} onChange={(e) => setUser((e.currentTarget).value)} name="user">
             <option value="">any</option>
             {session.directory('').users.map((u) => (
               <option value={u.id}>{u.name}</option>
@@ -66,7 +66,7 @@ export function WirePanel({ session }: { session: ChatSession }) {
         </label>
         <label>
           Kind
-          <input name="kind" value={kind} placeholder="e.g. channel_message" onInput={(e) => setKind((e.currentTarget as HTMLInputElement).value)} />
+          <input name="kind" value={kind} placeholder="e.g. channel_message" onInput={(e) => setKind((e.currentTarget).value)} />
         </label>
       </form>
       {problem && <p role="alert">{problem}</p>}
