@@ -14,7 +14,9 @@ body[data-status="reconnecting"] #status { color: #c80; opacity: 1; }
 body[data-status="error"] #status { color: #d33; opacity: 1; }
 .views { display: none; gap: .25rem; padding: .25rem 1rem; border-bottom: 1px solid var(--line); }
 .views button[aria-pressed="true"] { font-weight: 700; }
-.layout { display: grid; grid-template-columns: 14rem minmax(0, 1fr) 24rem; min-height: 0; }
+/* Placed by row: the views bar is hidden on wide screens, and the layout must still take the last, stretching row. */
+header.top { grid-row: 1; } .views { grid-row: 2; }
+.layout { grid-row: 3; display: grid; grid-template-columns: 14rem minmax(0, 1fr) 24rem; min-height: 0; }
 .column { min-height: 0; overflow: auto; }
 .channels-column { padding: .5rem; border-right: 1px solid var(--line); }
 .inspect-column { border-left: 1px solid var(--line); display: grid; grid-template-rows: auto 1fr; }
