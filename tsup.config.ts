@@ -8,6 +8,8 @@ export default defineConfig([
       index: 'src/index.ts',
       emulator: 'src/emulator/index.ts',
       testing: 'src/testing/index.ts',
+      // Preloaded into a bot's process (`node --import clanstream/compat-preload`): it changes the process's fetch.
+      'compat-preload': 'src/compat-preload/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
