@@ -1,4 +1,4 @@
-import type { ApiClanList, ApiFriendList, ApiSession } from '../../model/api.js';
+import type { ApiClanList, ApiSession } from '../../model/api.js';
 import { ChannelType, type FriendState } from '../../model/enums.js';
 import { EmulatorError } from '../errors.js';
 import { paginate, readPage } from '../http/pagination.js';
@@ -9,6 +9,8 @@ import { clanRoutes } from '../http/routes/clans.js';
 import { userRoutes } from '../http/routes/users.js';
 import { walletRoutes } from '../http/routes/wallet.js';
 import { addFriend } from '../platform/social.js';
+import type { FriendRecord } from '../world/records.js';
+import { apiUser } from '../world/views.js';
 import { COMPAT_DEFAULTS } from './defaults.js';
 import { FRIEND_STATE_NUMBERS, productionChannel, productionFriend } from './views.js';
 
@@ -51,6 +53,8 @@ function optionalInteger(ctx: RequestContext, key: string): number | undefined {
 function notServed(method: string, template: string, what: string): Route {
   return route(method, template, () => new HttpResponse(501, { code: 'not_implemented', message: `${what} (${method} ${template}) is not served by the emulator; docs/COMPAT.md lists what is` }), 'none');
 }
+
+const FRIEND_PAGE = { default: 1000, max: 1000 } as const;
 
 const FRIEND_STATE_BY_NUMBER = new Map<number, FriendState>(Object.entries(FRIEND_STATE_NUMBERS).map(([state, n]) => [n, state as FriendState]));
 
@@ -98,16 +102,17 @@ export function productionRoutes(): Route[] {
     route('GET', '/v2/channelvoice', (ctx) => call(own('GET', '/v2/clans/{clanId}/voice/users'), ctx, { params: { clanId: requiredQuery(ctx, 'clan_id') } })),
     route('GET', '/v2/roles', (ctx) => call(own('GET', '/v2/clans/{clanId}/roles'), ctx, { params: { clanId: requiredQuery(ctx, 'clan_id') } })),
     route('GET', '/v2/friend', (ctx) => {
-      const query = new URLSearchParams(ctx.query);
+      const { world } = ctx.services.platform;
       const state = optionalInteger(ctx, 'state');
-      query.delete('state');
-      if (state !== undefined) {
-        const name = FRIEND_STATE_BY_NUMBER.get(state);
-        if (!name) throw EmulatorError.badRequest('state must be 0 (friends), 1 (invite sent), 2 (invite received) or 3 (blocked)', { state: 'unknown state' });
-        query.set('state', name);
-      }
-      const { friends, cursor } = call(own('GET', '/v2/friends'), ctx, { query }) as ApiFriendList;
-      return { friends: friends.map(productionFriend), ...(cursor ? { cursor } : {}) };
+      const wanted = state === undefined ? undefined : FRIEND_STATE_BY_NUMBER.get(state);
+      if (state !== undefined && !wanted) throw EmulatorError.badRequest('state must be 0 (friends), 1 (invite sent), 2 (invite received) or 3 (blocked)', { state: 'unknown state' });
+      const entries = [...(world.friends.get(ctx.user.id) ?? new Map<string, FriendRecord>()).entries()].filter(([, f]) => wanted === undefined || f.state === wanted);
+      // The SDK asks for 1,000 friends at a time.
+      const page = paginate(entries, readPage(ctx.query, FRIEND_PAGE));
+      return {
+        friends: page.items.map(([id, f]) => productionFriend({ user: apiUser(world.user(id)), state: f.state, update_time_seconds: f.update_time_seconds })),
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+      };
     }),
     route('POST', '/v2/friend', ({ services, user, query }) => {
       // Production takes the targets in the query; adding someone who invited you accepts them.
