@@ -1,7 +1,7 @@
 import { DEFAULT_WORLD, startEmulator, type Emulator } from '../emulator/index.js';
 import { parse, UsageError } from './args.js';
 
-export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json]
+export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--compat]
 
 Starts a local emulator of the platform with a seeded world and prints its
 URL and the credentials of the seeded bot and users. Ctrl+C stops it.
@@ -10,7 +10,9 @@ URL and the credentials of the seeded bot and users. Ctrl+C stops it.
   --host H          interface to bind (default 127.0.0.1)
   --seed FILE       a world to create instead of the built-in demo world
   --token-ttl S     lifetime of session tokens in seconds (default 3600)
-  --secret S        signing secret; keep it to keep sessions valid across restarts`;
+  --secret S        signing secret; keep it to keep sessions valid across restarts
+  --compat          also speak the platform's production protocol, so bots written
+                    with its official SDK run unchanged (docs/COMPAT.md)`;
 
 /** Default CLI port (the library's tests use port 0). */
 export const DEFAULT_CLI_PORT = 7350;
@@ -30,6 +32,7 @@ export function describe(emu: Emulator): string {
     `  gateway  ${emu.url.replace(/^http/, 'ws')}/ws`,
     `  ledger   ${emu.url}/mmn`,
     `  prover   ${emu.url}/zk`,
+    ...(emu.options.compat ? [`  compat   official-SDK bots: CLANSTREAM_EMULATOR_URL=${emu.url} node --import clanstream/compat-preload bot.js`] : []),
     '',
     'Accounts (log in with botId = id and token = API key):',
   ];
@@ -56,6 +59,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     seed: { type: 'string' },
     'token-ttl': { type: 'string' },
     secret: { type: 'string' },
+    compat: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -87,6 +91,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
       seed: values.seed ?? DEFAULT_WORLD,
       ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
       ...(values.secret ? { secret: values.secret } : {}),
+      ...(values.compat ? { compat: true } : {}),
       log: (line) => out(`[emulator] ${line}`),
     });
     out(describe(emu));
