@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RoleEventStatus } from '../../src/model/enums.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
+import { until } from '../helpers/client.js';
 import { api, authenticate } from '../helpers/raw.js';
 import { describeWithSdk, SdkBot } from './support/sdk-bot.js';
 
@@ -140,5 +141,15 @@ describeWithSdk('every on* listener of an official SDK bot', () => {
     expect((await api(session, 'POST', `/v2/channels/${general}/quickmenu`, { menu_name: 'weather' })).status).toBe(200);
     world.emu.triggerQuickMenu({ userId: id('carol'), channelId: general, menuName: 'weather' });
     expect(await bot.report('quick_menu_event')).toMatchObject({ menu_name: 'weather', message: { clan_id: world.clan!.id, channel_id: general, content: JSON.stringify({ t: '/weather' }) } });
+  });
+
+  it('logs in again by itself when the emulator expires its session, and hears events again', async () => {
+    const loginsBefore = world.emu.wire.requests('/v2/apps/authenticate/token').length;
+    world.emu.expireTokens();
+    // The SDK has no token refresh: on the closed socket it waits 5 s and logs in again with its API key.
+    await until(() => world.emu.sessions(world.bot.id).some((s) => s.connected) && world.emu.wire.requests('/v2/channeldesc?channel_type=3').length === 2, 'the SDK to log in again', 20_000);
+    expect(world.emu.wire.requests('/v2/apps/authenticate/token')).toHaveLength(loginsBefore + 1);
+    const said = world.as('alice').send(world.channels.general!.channel_id, 'still there?');
+    expect(await bot.report('channel_message', (m) => m.message_id === said.message_id)).toMatchObject({ content: { t: 'still there?' } });
   });
 });
