@@ -72,7 +72,7 @@ describe('the production socket', () => {
     socket.sendRaw('{"ping":{}}');
     expect((await socket.next((e) => e.message.case === 'error')).message.value).toMatchObject({ code: Error_Code.BAD_INPUT, message: expect.stringContaining('binary protobuf') });
     socket.sendRaw(new Uint8Array([0xff, 0xff, 0xff]));
-    expect((await socket.next((e) => e.message.case === 'error' && e.message.value.code === Error_Code.UNRECOGNIZED_PAYLOAD)).message.value).toMatchObject({ message: 'the frame is not a protobuf Envelope' });
+    expect((await socket.next((e) => e.message.case === 'error' && (e.message.value.code as Error_Code) === Error_Code.UNRECOGNIZED_PAYLOAD)).message.value).toMatchObject({ message: 'the frame is not a protobuf Envelope' });
   });
 
   it('refuses bad input with BAD_INPUT naming the field, and stores nothing', async () => {

@@ -6,7 +6,7 @@
  * is checked where the emulator stored it.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Events } from '../../src/index.js';
+import { Events, TypeMessage } from '../../src/index.js';
 import type { ChannelMessage } from '../../src/model/channel-message.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { describeWithSdk, SdkBot } from './support/sdk-bot.js';
@@ -141,7 +141,7 @@ describeWithSdk('an official SDK bot against the compat emulator', () => {
     expect(await bot.report('token_sent_event')).toMatchObject({ sender_id: world.bot.id, receiver_id: world.accounts.bob!.id, amount: 5, note: 'for you', transaction_id: paid.tx_hash });
     // The SDK's own reaction to its transfer: a DM with code SendToken (11).
     const dmChannel = world.emu.channels('0').find((c) => c.member_ids.includes(world.accounts.bob!.id) && c.member_ids.includes(world.bot.id))!;
-    await bot.report('channel_message', (m) => (m as unknown as ChannelMessage).code === 11);
+    await bot.report('channel_message', (m) => (m as unknown as ChannelMessage).code === TypeMessage.SendToken);
     expect(world.emu.messages(dmChannel.channel_id).at(-1)).toMatchObject({ code: 11, sender_id: world.bot.id, content: { t: expect.stringContaining('Funds Transferred: 5') } });
   });
 

@@ -67,23 +67,28 @@ function ephemeral(c: RequestContext, send: ChannelMessageSend | undefined, rece
   if (!send) throw EmulatorError.badRequest('ephemeral_message_send needs a message', { message: 'is required' });
   const target = { senderId: c.userId, channelId: send.channelId, ...(send.clanId !== '' ? { clanId: send.clanId } : {}), ephemeral: true };
   let record: MessageRecord;
-  switch (send.code) {
+  let code: TypeMessage;
+  // Any other code falls to the refusal below.
+  switch (send.code as TypeMessage) {
     case TypeMessage.UpdateEphemeralMsg:
       record = updateMessage(c.platform, { ...target, messageId: send.id, content: parseContent(send.content), mentions: send.mentions.map(mentionFromWire), attachments: send.attachments.map(attachmentFromWire) });
+      code = TypeMessage.UpdateEphemeralMsg;
       break;
     case TypeMessage.DeleteEphemeralMsg:
       record = removeMessage(c.platform, { ...target, messageId: send.id });
+      code = TypeMessage.DeleteEphemeralMsg;
       break;
     case TypeMessage.Ephemeral:
     case TypeMessage.Chat:
       if (receiverId === '') throw EmulatorError.badRequest('an ephemeral message needs a receiver', { receiver_id: 'is required' });
       record = post(c, send, [receiverId]);
+      code = TypeMessage.Ephemeral;
       break;
     default:
       throw EmulatorError.badRequest(`code ${send.code} is not an ephemeral send (12), update (14) or removal (15)`, { 'message.code': 'not an ephemeral code' });
   }
   // Production answers an ephemeral write with the message itself.
-  return translate(Events.ChannelMessage, { ...publicMessage(record), code: send.code === TypeMessage.Chat ? TypeMessage.Ephemeral : send.code }, c.platform.world);
+  return translate(Events.ChannelMessage, { ...publicMessage(record), code }, c.platform.world);
 }
 
 /** The name a request goes by in errors and in the wire log (the envelope's field name). */

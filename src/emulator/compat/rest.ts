@@ -54,6 +54,9 @@ function notServed(method: string, template: string, what: string): Route {
   return route(method, template, () => new HttpResponse(501, { code: 'not_implemented', message: `${what} (${method} ${template}) is not served by the emulator; docs/COMPAT.md lists what is` }), 'none');
 }
 
+/** The channel types POST /v2/channeldesc creates: DMs and groups. */
+const DIRECT_TYPES: ReadonlySet<unknown> = new Set([ChannelType.CHANNEL_TYPE_DM, ChannelType.CHANNEL_TYPE_GROUP]);
+
 const FRIEND_PAGE = { default: 1000, max: 1000 } as const;
 
 const FRIEND_STATE_BY_NUMBER = new Map<number, FriendState>(Object.entries(FRIEND_STATE_NUMBERS).map(([state, n]) => [n, state as FriendState]));
@@ -77,7 +80,8 @@ export function productionRoutes(): Route[] {
     route('GET', '/v2/channeldesc', (ctx) => {
       const { world } = ctx.services.platform;
       const viewer = ctx.user.id;
-      const type = optionalInteger(ctx, 'channel_type');
+      // A number that is no channel type simply matches no channel.
+      const type = optionalInteger(ctx, 'channel_type') as ChannelType | undefined;
       // With a clan: that clan's channels; without: the caller's DMs and groups.
       const clanId = ctx.query.get('clan_id');
       if (clanId) world.memberClan(clanId, viewer);
@@ -92,7 +96,7 @@ export function productionRoutes(): Route[] {
     ),
     route('POST', '/v2/channeldesc', (ctx) => {
       const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as { type?: unknown; user_ids?: unknown };
-      if (body.type !== ChannelType.CHANNEL_TYPE_DM && body.type !== ChannelType.CHANNEL_TYPE_GROUP) {
+      if (!DIRECT_TYPES.has(body.type)) {
         return new HttpResponse(501, { code: 'not_implemented', message: `creating channels of type ${String(body.type)} is not served by the emulator; DMs (3) and groups (2) are` });
       }
       const created = call(own('POST', '/v2/dm'), ctx, { body: { user_ids: body.user_ids } }) as { channel_id: string };
