@@ -67,6 +67,9 @@ describe('the production REST paths', () => {
     expect(world.emu.friendsOf(world.accounts.alice!.id)).toEqual([{ userId: world.bot.id, state: 'accepted' }]);
     expect((await api(alice, 'GET', '/v2/friend?state=9')).status).toBe(400);
     expect((await api(alice, 'POST', '/v2/friend?usernames=nobody')).status).toBe(404);
+    // One refused target refuses the whole request: bob gets no invitation from it.
+    expect((await api(alice, 'POST', `/v2/friend?ids=${world.accounts.bob!.id}&ids=${world.accounts.alice!.id}`)).status).toBe(400);
+    expect(world.emu.friendsOf(world.accounts.bob!.id)).toEqual([]);
   });
 
   it('list roles and voice users of a clan named in the query', async () => {

@@ -16,7 +16,7 @@ import { FRIEND_STATE_NUMBERS, productionChannel, productionFriend } from './vie
 
 const EMULATOR_ROUTES: readonly Route[] = [...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...walletRoutes];
 
-/** The emulator's own handler for a route; a missing one is a bug found when the front end starts. */
+/** The emulator's own handler for a route. */
 function own(method: string, template: string): RouteHandler {
   const found = EMULATOR_ROUTES.find((r) => r.method === method && r.template === template);
   if (!found) throw new Error(`compat: the emulator has no route ${method} ${template} to serve its production path`);
@@ -32,6 +32,11 @@ function call(handler: RouteHandler, ctx: RequestContext, change: Partial<Pick<R
 async function withIdToken(handler: RouteHandler, ctx: RequestContext): Promise<ApiSession & { id_token: string }> {
   const session = (await handler(ctx)) as ApiSession;
   return { ...session, id_token: session.token };
+}
+
+/** A JSON object body, or an empty one (the handlers below name what is missing). */
+function bodyRecord(ctx: RequestContext): Record<string, unknown> {
+  return typeof ctx.body === 'object' && ctx.body !== null && !Array.isArray(ctx.body) ? (ctx.body as Record<string, unknown>) : {};
 }
 
 function requiredQuery(ctx: RequestContext, key: string): string {
@@ -69,12 +74,26 @@ const FRIEND_STATE_BY_NUMBER = new Map<number, FriendState>(Object.entries(FRIEN
  */
 export function productionRoutes(): Route[] {
   const { paths } = COMPAT_DEFAULTS;
+  // Looked up once, here: a route the emulator lacks fails the start, not a request.
+  const emulator = {
+    login: own('POST', '/v2/apps/authenticate/token'),
+    refresh: own('POST', '/v2/account/session/refresh'),
+    logout: own('POST', '/v2/session/logout'),
+    clans: own('GET', '/v2/clans'),
+    openDm: own('POST', '/v2/dm'),
+    voiceUsers: own('GET', '/v2/clans/{clanId}/voice/users'),
+    roles: own('GET', '/v2/clans/{clanId}/roles'),
+    transaction: own('GET', '/v2/transactions/{txHash}'),
+    media: own('POST', '/v2/channels/{channelId}/media'),
+    ledger: own('POST', '/mmn'),
+    prover: own('POST', '/zk/prove'),
+  };
   return [
-    route('POST', '/v2/apps/authenticate/token', (ctx) => withIdToken(own('POST', '/v2/apps/authenticate/token'), ctx), 'none'),
-    route('POST', '/v2/apps/authenticate/refresh', (ctx) => withIdToken(own('POST', '/v2/account/session/refresh'), ctx), 'none'),
-    route('POST', '/v2/apps/authenticate/logout', (ctx) => call(own('POST', '/v2/session/logout'), ctx, { body: undefined })),
+    route('POST', '/v2/apps/authenticate/token', (ctx) => withIdToken(emulator.login, ctx), 'none'),
+    route('POST', '/v2/apps/authenticate/refresh', (ctx) => withIdToken(emulator.refresh, ctx), 'none'),
+    route('POST', '/v2/apps/authenticate/logout', (ctx) => call(emulator.logout, ctx, { body: undefined })),
     route('GET', '/v2/clandesc', (ctx) => {
-      const { clans, cursor } = call(own('GET', '/v2/clans'), ctx, {}) as ApiClanList;
+      const { clans, cursor } = call(emulator.clans, ctx, {}) as ApiClanList;
       return { clandesc: clans, ...(cursor ? { cursor } : {}) };
     }),
     route('GET', '/v2/channeldesc', (ctx) => {
@@ -95,16 +114,16 @@ export function productionRoutes(): Route[] {
       productionChannel(services.platform.world, services.platform.world.accessibleChannel(params.channelId!, user.id), user.id),
     ),
     route('POST', '/v2/channeldesc', (ctx) => {
-      const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as { type?: unknown; user_ids?: unknown };
+      const body = bodyRecord(ctx);
       if (!DIRECT_TYPES.has(body.type)) {
         return new HttpResponse(501, { code: 'not_implemented', message: `creating channels of type ${String(body.type)} is not served by the emulator; DMs (3) and groups (2) are` });
       }
-      const created = call(own('POST', '/v2/dm'), ctx, { body: { user_ids: body.user_ids } }) as { channel_id: string };
+      const created = call(emulator.openDm, ctx, { body: { user_ids: body.user_ids } }) as { channel_id: string };
       const { world } = ctx.services.platform;
       return productionChannel(world, world.channel(created.channel_id), ctx.user.id);
     }),
-    route('GET', '/v2/channelvoice', (ctx) => call(own('GET', '/v2/clans/{clanId}/voice/users'), ctx, { params: { clanId: requiredQuery(ctx, 'clan_id') } })),
-    route('GET', '/v2/roles', (ctx) => call(own('GET', '/v2/clans/{clanId}/roles'), ctx, { params: { clanId: requiredQuery(ctx, 'clan_id') } })),
+    route('GET', '/v2/channelvoice', (ctx) => call(emulator.voiceUsers, ctx, { params: { clanId: requiredQuery(ctx, 'clan_id') } })),
+    route('GET', '/v2/roles', (ctx) => call(emulator.roles, ctx, { params: { clanId: requiredQuery(ctx, 'clan_id') } })),
     route('GET', '/v2/friend', (ctx) => {
       const { world } = ctx.services.platform;
       const state = optionalInteger(ctx, 'state');
@@ -129,24 +148,27 @@ export function productionRoutes(): Route[] {
         if (query.getAll('ids').length === 0) targets.add(found.id);
       }
       if (targets.size === 0) throw EmulatorError.badRequest('give ids or usernames in the query', { ids: 'ids or usernames is required' });
+      // Every target is checked before any request is made, so a refused one leaves the others untouched.
       for (const id of targets) world.user(id);
+      if (targets.has(user.id)) throw EmulatorError.badRequest('cannot befriend yourself', { ids: 'names the caller' });
+      if ([...targets].some((id) => world.friendship(id, user.id)?.state === 'blocked')) throw EmulatorError.forbidden('this user does not accept requests');
       for (const id of targets) addFriend(services.platform, user.id, id);
       return {};
     }),
-    route('GET', '/v2/transaction/{transId}', (ctx) => call(own('GET', '/v2/transactions/{txHash}'), ctx, { params: { txHash: ctx.params.transId! } })),
+    route('GET', '/v2/transaction/{transId}', (ctx) => call(emulator.transaction, ctx, { params: { txHash: ctx.params.transId! } })),
     route('POST', paths.playMedia, (ctx) => {
-      const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as Record<string, unknown>;
+      const body = bodyRecord(ctx);
       const { world } = ctx.services.platform;
       const room = body.room_name;
       const channel = typeof room === 'string' && room !== '' ? [...world.channels.values()].find((c) => c.meeting_code === room) : undefined;
       if (!channel) throw EmulatorError.notFound(`voice room ${typeof room === 'string' ? room : '(no room_name)'}`);
       const { room_name: _room, ...media } = body;
-      return call(own('POST', '/v2/channels/{channelId}/media'), ctx, { params: { channelId: channel.channel_id }, body: media });
+      return call(emulator.media, ctx, { params: { channelId: channel.channel_id }, body: media });
     }),
     route('GET', '/healthcheck', () => ({}), 'none'),
     route('GET', '/readycheck', () => ({}), 'none'),
-    ...paths.ledger.map((path) => route('POST', path, own('POST', '/mmn'), 'none', true)),
-    ...paths.prover.map((path) => route('POST', path, own('POST', '/zk/prove'), 'none')),
+    ...paths.ledger.map((path) => route('POST', path, emulator.ledger, 'none', true)),
+    ...paths.prover.map((path) => route('POST', path, emulator.prover, 'none')),
     notServed('POST', '/v2/quickmenuaccess', 'registering quick-menu entries for a whole clan'),
     notServed('DELETE', '/v2/quickmenuaccess', 'removing clan-wide quick-menu entries'),
     notServed('POST', '/v2/sendtoken', 'sending tokens through REST'),
