@@ -10,6 +10,8 @@ export default defineConfig([
       testing: 'src/testing/index.ts',
     },
     format: ['esm', 'cjs'],
+    // Shared chunks in the CommonJS build too, so the emulator and testing entries do not each carry a copy of the library.
+    splitting: true,
     dts: true,
     sourcemap: true,
     // Configs build at the same time: keep dist/browser, which the configs below write meanwhile.
@@ -42,6 +44,8 @@ export default defineConfig([
     platform: 'browser',
     target: 'es2022',
     minify: true,
+    // Minified names would make errors read `e` instead of `RateLimitError`.
+    keepNames: true,
     treeshake: true,
     splitting: false,
     sourcemap: true,
