@@ -46,8 +46,13 @@ export default tseslint.config(
   },
   {
     // Plain JavaScript (the CLI launcher, scripts, this file) has no types to check.
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // CommonJS files load modules with require(); that is what they are for.
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['test/**/*.ts', 'marbles/**/*.ts', 'examples/**/*.test.ts', 'bench/**/*.ts'],
