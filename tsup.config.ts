@@ -8,8 +8,12 @@ export default defineConfig([
       index: 'src/index.ts',
       emulator: 'src/emulator/index.ts',
       testing: 'src/testing/index.ts',
+      // Preloaded into a bot's process (`node --import clanstream/compat-preload`): it changes the process's fetch.
+      'compat-preload': 'src/compat-preload/index.ts',
     },
     format: ['esm', 'cjs'],
+    // Shared chunks in the CommonJS build too, so the emulator and testing entries do not each carry a copy of the library.
+    splitting: true,
     dts: true,
     sourcemap: true,
     // Configs build at the same time: keep dist/browser, which the configs below write meanwhile.
@@ -42,6 +46,8 @@ export default defineConfig([
     platform: 'browser',
     target: 'es2022',
     minify: true,
+    // Minified names would make errors read `e` instead of `RateLimitError`.
+    keepNames: true,
     treeshake: true,
     splitting: false,
     sourcemap: true,

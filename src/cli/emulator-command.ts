@@ -1,7 +1,7 @@
 import { DEFAULT_WORLD, exposureWarning, isLoopbackHost, startEmulator, type Emulator } from '../emulator/index.js';
 import { parse, UsageError } from './args.js';
 
-export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json]
+export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--compat]
 
 Starts a local emulator of the platform with a seeded world and prints its
 URL and the credentials of the seeded bot and users. Ctrl+C stops it.
@@ -13,7 +13,9 @@ URL and the credentials of the seeded bot and users. Ctrl+C stops it.
                     controls) to other machines too; by default it answers this machine only
   --seed FILE       a world to create instead of the built-in demo world
   --token-ttl S     lifetime of session tokens in seconds (default 3600)
-  --secret S        signing secret; keep it to keep sessions valid across restarts`;
+  --secret S        signing secret; keep it to keep sessions valid across restarts
+  --compat          also speak the platform's production protocol, so bots written
+                    with its official SDK run unchanged (docs/COMPAT.md)`;
 
 /** Default CLI port (the library's tests use port 0). */
 export const DEFAULT_CLI_PORT = 7350;
@@ -33,6 +35,7 @@ export function describe(emu: Emulator): string {
     `  gateway  ${emu.url.replace(/^http/, 'ws')}/ws`,
     `  ledger   ${emu.url}/mmn`,
     `  prover   ${emu.url}/zk`,
+    ...(emu.options.compat ? [`  compat   official-SDK bots: CLANSTREAM_EMULATOR_URL=${emu.url} node --import clanstream/compat-preload bot.js`] : []),
     '',
     'Accounts (log in with botId = id and token = API key):',
   ];
@@ -60,6 +63,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     'token-ttl': { type: 'string' },
     secret: { type: 'string' },
     'allow-remote-console': { type: 'boolean' },
+    compat: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -94,6 +98,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
       seed: values.seed ?? DEFAULT_WORLD,
       ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
       ...(values.secret ? { secret: values.secret } : {}),
+      ...(values.compat ? { compat: true } : {}),
       log: (line) => out(`[emulator] ${line}`),
     });
     // Before the banner, which lists every API key: whoever reads the keys reads the warning first.

@@ -5,6 +5,7 @@ import { GatewayServer } from './gateway/server.js';
 import { Hub } from './gateway/hub.js';
 import { HttpFaults, type HttpFault } from './http/faults.js';
 import { Router, type HttpServices } from './http/router.js';
+import type { CompatFrontEnd } from './compat/index.js';
 import { authRoutes } from './http/routes/auth.js';
 import { channelRoutes } from './http/routes/channels.js';
 import { clanRoutes } from './http/routes/clans.js';
@@ -47,6 +48,9 @@ export class Emulator extends WorldControls {
   private address: AddressInfo | undefined;
   private closed = false;
   private readonly restarts: Restarts;
+  private readonly router: Router;
+  /** The production protocol's front end, when started with `compat`. */
+  private compat: CompatFrontEnd | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     super();
@@ -74,12 +78,14 @@ export class Emulator extends WorldControls {
         this.gateway.closeWhere(4005, 'the session was logged out', (conn) => conn.claims.sid === sid);
       },
     };
-    const router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes);
+    const router = (this.router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes));
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
     // The console reaches the emulator through its public test API only (console/port.ts).
     mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log });
     this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, log, serveStatic: (req, res) => this.pages.handle(req, res) });
-    this.http.server.on('upgrade', (req, socket, head: Buffer) => this.gateway.handleUpgrade(req, socket, head));
+    this.http.server.on('upgrade', (req, socket, head: Buffer) => {
+      if (!this.compat?.handleUpgrade(req, socket, head)) this.gateway.handleUpgrade(req, socket, head);
+    });
     this.restarts = new Restarts({
       server: this.http.server,
       host: this.options.host,
@@ -96,6 +102,12 @@ export class Emulator extends WorldControls {
   /** Starts listening and creates the seed world. */
   async listen(): Promise<this> {
     const seed = typeof this.options.seed === 'string' ? await loadSeed(this.options.seed) : this.options.seed;
+    if (this.options.compat) {
+      // Loaded only when asked for: the production protocol brings its protobuf runtime with it.
+      const { createCompatFrontEnd } = await import('./compat/index.js');
+      this.compat = createCompatFrontEnd({ platform: this.ctx, tokens: this.tokens, gateway: this.gateway, wire: this.wire, log: this.options.log ?? (() => {}) });
+      this.router.addFirst(...this.compat.routes);
+    }
     await new Promise<void>((resolve, reject) => {
       this.http.server.once('error', reject);
       this.http.server.listen(this.options.port, this.options.host, () => resolve());
@@ -142,6 +154,7 @@ export class Emulator extends WorldControls {
     this.gateway.resume();
     this.ctx.hub.resume();
     await this.gateway.close();
+    await this.compat?.close();
     await new Promise<void>((resolve) => {
       if (this.http.server.listening) this.http.server.close(() => resolve());
       else resolve();

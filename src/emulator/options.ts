@@ -44,6 +44,11 @@ export interface EmulatorOptions {
   secret?: string;
   /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
   publicUrl?: string;
+  /**
+   * Also serve the platform's production protocol (the REST paths and the
+   * protobuf socket of its official SDK) over the same world: see docs/COMPAT.md.
+   */
+  compat?: boolean;
   /** Receives one line per notable server event (never secrets). */
   log?: (line: string) => void;
 }
@@ -66,6 +71,7 @@ export const EMULATOR_DEFAULTS = {
   wireLogSize: 10_000,
   idempotencyKeys: 10_000,
   gatewayRateLimit: null,
+  compat: false,
 } as const satisfies Partial<EmulatorOptions>;
 
 export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret'>> &

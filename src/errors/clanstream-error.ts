@@ -14,11 +14,23 @@ export type ErrorKind =
   | 'closed';
 
 /**
+ * The brand every clanstream error carries. `Symbol.for` makes it the same
+ * symbol in every copy of the library loaded at once (ESM and CJS builds,
+ * two versions in one bundle), where `instanceof` would fail.
+ */
+export const CLANSTREAM_ERROR_BRAND: unique symbol = Symbol.for('clanstream.error');
+
+/**
  * Base of all clanstream errors. `kind` discriminates them, so a `switch`
  * over `error.kind` narrows to the concrete class.
  */
 export abstract class ClanstreamError extends Error {
   abstract readonly kind: ErrorKind;
+
+  /** The error's kind, under the brand that {@link isClanstreamError} reads. */
+  get [CLANSTREAM_ERROR_BRAND](): ErrorKind {
+    return this.kind;
+  }
 
   protected constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

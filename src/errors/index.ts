@@ -1,4 +1,4 @@
-export { ClanstreamError, type ErrorKind } from './clanstream-error.js';
+export { CLANSTREAM_ERROR_BRAND, ClanstreamError, type ErrorKind } from './clanstream-error.js';
 export { ValidationError, type ValidationIssue } from './validation-error.js';
 export { ApiError } from './api-error.js';
 export { ProtocolError } from './protocol-error.js';
@@ -12,30 +12,5 @@ export { ListenerError } from './listener-error.js';
 export { ClosedError } from './closed-error.js';
 export { BufferOverflowError } from './buffer-overflow-error.js';
 
-import type { ValidationError } from './validation-error.js';
-import type { ApiError } from './api-error.js';
-import type { ProtocolError } from './protocol-error.js';
-import type { GatewayError } from './gateway-error.js';
-import type { ConnectionError } from './connection-error.js';
-import type { AuthenticationError } from './authentication-error.js';
-import type { RateLimitError } from './rate-limit-error.js';
-import type { TimeoutError } from './timeout-error.js';
-import type { QueueFullError } from './queue-full-error.js';
-import type { ListenerError } from './listener-error.js';
-import type { ClosedError } from './closed-error.js';
-import type { BufferOverflowError } from './buffer-overflow-error.js';
-
-/** Every error clanstream raises, discriminated by `kind`. */
-export type AnyClanstreamError =
-  | ValidationError
-  | ApiError
-  | ProtocolError
-  | GatewayError
-  | ConnectionError
-  | AuthenticationError
-  | RateLimitError
-  | TimeoutError
-  | QueueFullError
-  | ListenerError
-  | ClosedError
-  | BufferOverflowError;
+export type { AnyClanstreamError } from './any-error.js';
+export { isClanstreamError } from './guards.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authenticate } from '../helpers/raw.js';
+import { api, authenticate } from '../helpers/raw.js';
 
 const root = resolve(__dirname, '../..');
 
@@ -87,6 +87,19 @@ describe('clanstream emulator (CLI)', () => {
     await waitFor(out, /Press Ctrl\+C to stop/);
     expect(out()).toMatch(/bot\s+helper\s+id \d+\s+token fixed-api-key/);
     expect(out()).toContain('Seeded (id');
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it('serves the production protocol too with --compat, and says how to point an SDK bot at it', async () => {
+    child = cli(['emulator', '--port', '0', '--compat']);
+    const { out, exit } = collect(child);
+    const [, url] = await waitFor(out, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, botId, token] = await waitFor(out, /bot\s+clanbot\s+id (\d+)\s+token (\S+)/);
+    expect(out()).toContain(`CLANSTREAM_EMULATOR_URL=${url} node --import clanstream/compat-preload bot.js`);
+    const session = await authenticate(url!, { id: botId!, token: token! });
+    const clans = await api<{ clandesc: Array<{ clan_name: string }> }>(session, 'GET', '/v2/clandesc');
+    expect(clans.body.clandesc.map((c) => c.clan_name)).toEqual(['Demo Clan']);
     child.kill('SIGINT');
     expect(await exit).toBe(0);
   });

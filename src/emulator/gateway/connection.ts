@@ -15,6 +15,8 @@ export class Connection implements FrameSink {
   tokens = 0;
   refilledAt = Date.now();
   expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set when another front end reads this socket's frames (the compat front end's protobuf socket). */
+  frameHandler: ((data: Buffer, isBinary: boolean) => void) | undefined;
 
   constructor(
     readonly ws: WebSocket,

@@ -107,11 +107,7 @@ export class GatewayServer {
     }
     const conn = new Connection(ws, claims);
     conn.tokens = this.deps.platform.options.gatewayRateLimit?.burst ?? 0;
-    this.connections.add(conn);
-    this.scheduleExpiry(conn);
-    ws.on('message', (data: Buffer, isBinary: boolean) => this.onFrame(conn, data, isBinary));
-    ws.on('close', () => this.detach(conn));
-    ws.on('error', () => this.detach(conn));
+    this.adopt(conn);
     const { options } = this.deps.platform;
     const hello: HelloPayload = {
       protocol: PROTOCOL_VERSION,
@@ -121,6 +117,20 @@ export class GatewayServer {
       server_time_ms: Date.now(),
     };
     conn.send(JSON.stringify({ hello }));
+  }
+
+  /**
+   * Serves an authenticated socket: pauses, heartbeat and handshake timeouts,
+   * token expiry and the fault controls apply to it. `frameHandler` reads its
+   * frames instead of this gateway (the compat front end's protobuf socket).
+   */
+  adopt(conn: Connection, frameHandler?: (data: Buffer, isBinary: boolean) => void): void {
+    conn.frameHandler = frameHandler;
+    this.connections.add(conn);
+    this.scheduleExpiry(conn);
+    conn.ws.on('message', (data: Buffer, isBinary: boolean) => this.onFrame(conn, data, isBinary));
+    conn.ws.on('close', () => this.detach(conn));
+    conn.ws.on('error', () => this.detach(conn));
   }
 
   private scheduleExpiry(conn: Connection): void {
@@ -156,11 +166,12 @@ export class GatewayServer {
       return;
     }
     try {
-      this.handleFrame(conn, data, isBinary);
+      if (conn.frameHandler) conn.frameHandler(data, isBinary);
+      else this.handleFrame(conn, data, isBinary);
     } catch (error) {
       // A handler bug must never take the server down; report it to this client only.
       this.deps.log(`gateway: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-      this.replyError(conn, undefined, 'internal', 'the server failed to handle the frame');
+      if (!conn.frameHandler) this.replyError(conn, undefined, 'internal', 'the server failed to handle the frame');
     }
   }
 

@@ -57,19 +57,27 @@ interface CompiledRoute extends Route {
   readonly keys: string[];
 }
 
+function compile(route: Route): CompiledRoute {
+  const keys: string[] = [];
+  const source = route.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, key: string) => {
+    keys.push(key);
+    return '([^/]+)';
+  });
+  return { ...route, regex: new RegExp(`^${source}/?$`), keys };
+}
+
 /** Matches method and path against route templates. */
 export class Router {
   private readonly routes: CompiledRoute[] = [];
 
   add(...routes: Route[]): this {
-    for (const route of routes) {
-      const keys: string[] = [];
-      const source = route.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, key: string) => {
-        keys.push(key);
-        return '([^/]+)';
-      });
-      this.routes.push({ ...route, regex: new RegExp(`^${source}/?$`), keys });
-    }
+    this.routes.push(...routes.map(compile));
+    return this;
+  }
+
+  /** Adds routes matched before every route added so far (a front end that answers some paths differently). */
+  addFirst(...routes: Route[]): this {
+    this.routes.unshift(...routes.map(compile));
     return this;
   }
 

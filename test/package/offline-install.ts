@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+interface LockEntry {
+  version?: string;
+  integrity?: string;
+  resolved?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** What `npm pack --json` says of the tarball. */
+export interface PackedTarball {
+  filename: string;
+  integrity: string;
+  version: string;
+}
+
+/**
+ * Installs a packed clanstream tarball and its peer rxjs into `dir` with no
+ * network: a lockfile is written for them from this repository's own (same
+ * versions and integrity hashes), and `npm ci --offline` takes every package
+ * from the npm cache that installing this repository filled.
+ */
+export async function installOffline(root: string, dir: string, tarball: PackedTarball, peers: Record<string, string>): Promise<void> {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+  const packages: Record<string, LockEntry> = {};
+  // The same path rules as npm's: a nested copy under the requiring package first, then the hoisted one.
+  const locate = (from: string, name: string): string | undefined => {
+    for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+      const path = `${base ? `${base}/` : ''}node_modules/${name}`;
+      if (lock.packages[path]) return path;
+      if (!base) return undefined;
+    }
+  };
+  const visit = (from: string, names: Iterable<string>) => {
+    for (const name of names) {
+      const path = locate(from, name);
+      if (!path) throw new Error(`package-lock.json has no ${name} (needed by ${from || 'the project'})`);
+      if (packages[path]) continue;
+      const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = lock.packages[path]!;
+      packages[path] = entry;
+      visit(path, Object.keys({ ...entry.dependencies, ...entry.optionalDependencies }));
+    }
+  };
+  visit('', [...Object.keys(manifest.dependencies), ...Object.keys(peers)]);
+  const dependencies = { clanstream: `file:${tarball.filename}`, ...peers };
+  packages['node_modules/clanstream'] = {
+    version: tarball.version,
+    resolved: `file:${tarball.filename}`,
+    integrity: tarball.integrity,
+    dependencies: manifest.dependencies,
+    peerDependencies: manifest.peerDependencies,
+  };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'installed', private: true, dependencies }, null, 2));
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'installed', lockfileVersion: 3, requires: true, packages: { '': { name: 'installed', dependencies }, ...packages } }, null, 2));
+  await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+}

@@ -1,0 +1,116 @@
+/**
+ * The package as a user gets it: `npm pack`, installed offline into fresh
+ * projects from the tarball (with rxjs, its peer), then a bot run from the
+ * installed files under ES modules and CommonJS, and type-checked under
+ * TypeScript's node10, node16 and bundler module resolutions. Nothing here
+ * reads src/: what the tarball lacks fails this test.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installOffline, type PackedTarball } from './offline-install.js';
+
+const run = promisify(execFile);
+const root = resolve(__dirname, '../..');
+const fixtures = join(__dirname, 'fixtures');
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+/** Packing builds the package (its `prepare` script) and installing copies it: minutes on a slow machine. */
+const SLOW_MS = 240_000;
+
+/** The package size budget the README states (npm pack's numbers). */
+const BUDGET = { packedBytes: 1024 * 1024, unpackedBytes: 4 * 1024 * 1024 } as const;
+
+/** Where the projects live: one node_modules at the top, one folder per project below it. */
+let workspace = '';
+let packedSizes = { size: 0, unpackedSize: 0 };
+let tarball = '';
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return stdout;
+}
+
+function project(name: string, packageJson: object, files: Record<string, string>): string {
+  const dir = join(workspace, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...packageJson }, null, 2));
+  for (const [to, from] of Object.entries(files)) copyFileSync(join(fixtures, from), join(dir, to));
+  return dir;
+}
+
+function tsconfig(dir: string, compilerOptions: Record<string, unknown>, files: string[]): void {
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    // The emulator and testing entries are Node-only: their declarations use Node's types, as an application's do.
+    JSON.stringify({ compilerOptions: { target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: ['node'], ...compilerOptions }, files }, null, 2),
+  );
+}
+
+beforeAll(async () => {
+  workspace = mkdtempSync(join(tmpdir(), 'clanstream-pack-'));
+  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', workspace], root)) as Array<PackedTarball & { size: number; unpackedSize: number }>;
+  packedSizes = packed[0]!;
+  tarball = join(workspace, packed[0]!.filename);
+  await installOffline(root, workspace, packed[0]!, { rxjs: '^7.8.2', '@types/node': '^20.19.0' });
+}, SLOW_MS);
+
+afterAll(() => {
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('the packed package, installed from its tarball', () => {
+  it('holds the library, its declarations, the CLI and the browser bundle, without source maps', () => {
+    const dist = readdirSync(join(workspace, 'node_modules/clanstream/dist'));
+    expect(dist).toEqual(expect.arrayContaining(['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'emulator.js', 'emulator.cjs', 'testing.js', 'cli.js', 'browser']));
+    expect(dist.filter((file) => file.endsWith('.map'))).toEqual([]);
+  });
+
+  it('passes publint (strict) and arethetypeswrong', async () => {
+    // Both print their findings and exit non-zero on any.
+    await run(bin('publint'), ['run', tarball, '--strict', '--pack', 'false']);
+    await run(bin('attw'), [tarball, '--exclude-entrypoints', 'clanstream/browser']);
+    // The browser bundle is an ES module only, by design: a require() of it is the one finding allowed.
+    await run(bin('attw'), [tarball, '--entrypoints', 'clanstream/browser', '--ignore-rules', 'cjs-resolves-to-esm']);
+  }, SLOW_MS);
+
+  it('stays within the size budget', () => {
+    expect(packedSizes.size).toBeGreaterThan(0);
+    expect(packedSizes.size).toBeLessThanOrEqual(BUDGET.packedBytes);
+    expect(packedSizes.unpackedSize).toBeLessThanOrEqual(BUDGET.unpackedBytes);
+  });
+
+  it.each([
+    ['ES modules', { type: 'module' }, 'bot.mjs'],
+    ['CommonJS', { type: 'commonjs' }, 'bot.cjs'],
+  ])('runs a bot against the installed emulator (%s)', async (name, packageJson, file) => {
+    const dir = project(`run-${name.replace(/\W/g, '')}`, packageJson, { [file]: file });
+    const { stdout } = await run(process.execPath, [file], { cwd: dir });
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as { replyId: string; stored: Array<{ sender: string; text: string }> };
+    expect(result.replyId).toMatch(/^\d+$/);
+    expect(result.stored).toEqual([
+      { sender: 'alice', text: '*ping' },
+      { sender: 'bot', text: 'pong' },
+    ]);
+  }, SLOW_MS);
+
+  it.each([
+    ['node10', { type: 'commonjs' }, { module: 'commonjs', moduleResolution: 'node10' }, ['bot.ts', 'browser.ts']],
+    ['node16 (ESM)', { type: 'module' }, { module: 'node16', moduleResolution: 'node16' }, ['bot.ts', 'browser.ts']],
+    // The browser bundle is an ES module only: a CommonJS file does not import it.
+    ['node16 (CommonJS)', { type: 'commonjs' }, { module: 'node16', moduleResolution: 'node16' }, ['bot.ts']],
+    ['bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, ['bot.ts', 'browser.ts']],
+  ])('type-checks every entry point under moduleResolution %s', async (name, packageJson, options, files) => {
+    const dir = project(`types-${name.replace(/\W/g, '')}`, packageJson, Object.fromEntries(files.map((file) => [file, file])));
+    tsconfig(dir, options, files);
+    // tsc prints the diagnostics on stdout and exits non-zero when there are any.
+    const result = await run(process.execPath, [tsc, '-p', dir]).then(
+      () => '',
+      (error: Error & { stdout?: string }) => error.stdout ?? error.message,
+    );
+    expect(result).toBe('');
+  }, SLOW_MS);
+});
