@@ -7,6 +7,9 @@ import { Recency } from './recency.js';
 import { evictChannels } from './reducers/channels.js';
 import { evictWindows } from './reducers/messages.js';
 
+/** Keys a recency may hold beyond twice its cache's entries before the stale ones are dropped. */
+const STALE_SLACK = 1_024;
+
 /** Recency of each bounded cache. */
 export class CacheRecency {
   readonly clans = new Recency();
@@ -15,12 +18,15 @@ export class CacheRecency {
   /** Channels by last message activity (for dropping whole windows). */
   readonly windows = new Recency();
 
+  /** `keepsWindows`: whether messages are kept in channel windows at all (otherwise their order is not tracked). */
+  constructor(private readonly keepsWindows = true) {}
+
   /** Marks what an action brought in or used as recently used. */
   noteAction(action: StoreAction): void {
     switch (action.type) {
       case Events.ChannelMessage:
         this.channels.touch(action.data.channel_id);
-        this.windows.touch(action.data.channel_id);
+        if (this.keepsWindows) this.windows.touch(action.data.channel_id);
         if (action.data.sender_id) this.users.touch(action.data.sender_id);
         return;
       case 'sync/clans':
@@ -101,5 +107,16 @@ export function enforceLimits(state: ClientState, limits: CacheLimits, recency: 
     const { messages, messageCount } = evictWindows(next, removed, token);
     next = { ...next, messages, messageCount };
   }
+  // Keys of entries that left a cache another way (a deleted channel, a window dropped with its channel) stay
+  // in its recency until an eviction passes them; a cache under its limit never evicts, so they go here.
+  dropStale(recency.users, next.users);
+  dropStale(recency.clans, next.clans);
+  dropStale(recency.channels, next.channels);
+  dropStale(recency.windows, next.messages);
   return next;
+}
+
+function dropStale(recency: Recency, cache: { readonly size: number; has(key: string): boolean }): void {
+  if (recency.size <= 2 * cache.size + STALE_SLACK) return;
+  for (const key of recency.oldestFirst()) if (!cache.has(key)) recency.forget(key);
 }

@@ -814,6 +814,20 @@ describe('cache bounds', () => {
     expect([...store.state.clans.keys()].sort()).toEqual(['k1', 'k3']);
   });
 
+  it('recency stays bounded when entries leave the caches without an eviction (channels written to, then deleted)', () => {
+    const { store } = newStore({ channels: 100_000 });
+    for (let i = 0; i < 3_000; i += 1) {
+      store.dispatch(messageEvent({ message_id: `m${i}`, channel_id: `c${i}`, sender_id: `u${i}`, username: `u${i}` }));
+      store.dispatch(channelDeleted(`c${i}`));
+    }
+    expect(store.state.channels.size).toBe(0);
+    expect(store.state.messages.size).toBe(0);
+    // Stale keys are dropped once a recency holds more than twice its cache's entries plus a slack of 1,024.
+    expect(store.recency.channels.size).toBeLessThanOrEqual(1_025);
+    expect(store.recency.windows.size).toBeLessThanOrEqual(1_025);
+    expect(store.recency.users.size).toBe(3_000);
+  });
+
   it('within the limits nothing is evicted', () => {
     const { store } = newStore({ users: 10, channels: 10, clans: 10, messages: 100, messagesPerChannel: 10 });
     store.dispatch({ type: 'sync/clans', clans: [clanDesc('k1'), clanDesc('k2')] });
