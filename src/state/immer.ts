@@ -13,20 +13,3 @@ export const produce: Immer['produce'] = instance.produce;
 export function frozen<T>(value: T): T {
   return freeze(value, true);
 }
-
-/**
- * Freezes a record whose fields are mostly primitives: the record itself at
- * once, and immer's deep freeze only for the fields that hold objects.
- */
-export function frozenRecord<T extends object>(value: T): T {
-  if (Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    if (typeof field === 'object' && field !== null && !Object.isFrozen(field)) {
-      if (Array.isArray(field) && field.length === 0) Object.freeze(field);
-      else freeze(field, true);
-    }
-  }
-  return value;
-}

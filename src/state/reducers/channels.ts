@@ -1,5 +1,5 @@
 import { Events } from '../../events/names.js';
-import type { ChannelCreatedEvent, ChannelUpdatedEvent } from '../../events/payloads.js';
+import type { ChannelCreatedEvent, ChannelMessage, ChannelUpdatedEvent } from '../../events/payloads.js';
 import type { ApiChannelDescription } from '../../model/api.js';
 import { ChannelStreamMode, ChannelType, DM_CLAN_ID } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
@@ -102,6 +102,14 @@ function merge(slice: ChannelsSlice, description: ApiChannelDescription): Channe
   return next === existing ? slice : put(slice, next);
 }
 
+/** What a message says about its channel (`existing`: the channel as cached): a new label, or a channel not yet known. */
+export function channelsOnMessage(slice: ChannelsSlice, message: ChannelMessage, existing: ChannelState | undefined): ChannelsSlice {
+  if (existing) return existing.channel_label === message.channel_label || !message.channel_label ? slice : merge(slice, { channel_id: message.channel_id, channel_label: message.channel_label });
+  const type = MODE_TYPES[message.mode] ?? ChannelType.CHANNEL_TYPE_CHANNEL;
+  const record = channelRecord({ channel_id: message.channel_id, clan_id: message.clan_id, channel_label: message.channel_label, type, category_name: message.category_name });
+  return record ? put(slice, record) : slice;
+}
+
 /** Channels: listings, channel events, and what channel messages reveal about channels not yet known. */
 export function reduceChannels(slice: ChannelsSlice, action: StoreAction, context: ReduceContext): ChannelsSlice {
   switch (action.type) {
@@ -146,14 +154,8 @@ export function reduceChannels(slice: ChannelsSlice, action: StoreAction, contex
       for (const id of slice.clanChannels.get(action.data.clan_id) ?? []) next = remove(next, id);
       return next;
     }
-    case Events.ChannelMessage: {
-      const message = action.data;
-      const existing = slice.channels.get(message.channel_id);
-      if (existing) return existing.channel_label === message.channel_label || !message.channel_label ? slice : merge(slice, { channel_id: message.channel_id, channel_label: message.channel_label });
-      const type = MODE_TYPES[message.mode] ?? ChannelType.CHANNEL_TYPE_CHANNEL;
-      const record = channelRecord({ channel_id: message.channel_id, clan_id: message.clan_id, channel_label: message.channel_label, type, category_name: message.category_name });
-      return record ? put(slice, record) : slice;
-    }
+    case Events.ChannelMessage:
+      return channelsOnMessage(slice, action.data, slice.channels.get(action.data.channel_id));
     case 'local/reset':
       return { channels: PersistentMap.empty(), clanChannels: PersistentMap.empty() };
     default:

@@ -1,4 +1,5 @@
 import { Events } from '../../events/names.js';
+import type { ChannelMessage } from '../../events/payloads.js';
 import type { ApiClanMember } from '../../model/api.js';
 import { RoleEventStatus } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
@@ -26,6 +27,14 @@ function withRoles(members: Members, clanId: string, roleId: string, add: readon
     if (m && m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) }));
   }
   return next === clan ? members : members.set(clanId, next);
+}
+
+/** What a message says about its sender's membership: a new clan nickname or avatar (a clan whose members are not loaded stays unloaded). */
+export function membersOnMessage(members: Members, message: ChannelMessage): Members {
+  const clan = members.get(message.clan_id);
+  const member = clan?.get(message.sender_id);
+  if (!clan || !member || (member.clan_nick === message.clan_nick && member.clan_avatar === message.clan_avatar)) return members;
+  return members.set(message.clan_id, clan.set(message.sender_id, frozen({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar })));
 }
 
 /** Clan memberships: listings, joins and removals, role assignments, and nicknames seen on messages. */
@@ -59,12 +68,8 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       const holders = [...(members.get(role.clan_id)?.values() ?? [])].filter((m) => m.role_ids.includes(role.id)).map((m) => m.user_id);
       return withRoles(members, role.clan_id, role.id, [], holders);
     }
-    case Events.ChannelMessage: {
-      const m = action.data;
-      const member = members.get(m.clan_id)?.get(m.sender_id);
-      if (!member || (member.clan_nick === m.clan_nick && member.clan_avatar === m.clan_avatar)) return members;
-      return members.set(m.clan_id, members.get(m.clan_id)!.set(m.sender_id, frozen({ ...member, clan_nick: m.clan_nick, clan_avatar: m.clan_avatar })));
-    }
+    case Events.ChannelMessage:
+      return membersOnMessage(members, action.data);
     case 'sync/clans':
       if (!action.replace) return members;
       {
