@@ -1,11 +1,12 @@
 /**
  * Recency (src/state/recency.ts), the exact least-recently-used order behind
- * cache eviction, and the default InMemoryMessageStore
+ * cache eviction (alone, and two orders sharing their key slots), and the
+ * default InMemoryMessageStore
  * (src/state/message-store.ts), which keeps the most recent messages.
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryMessageStore } from '../../src/index.js';
-import { Recency } from '../../src/state/recency.js';
+import { KeySlots, Recency } from '../../src/state/recency.js';
 import { message } from './fixtures.js';
 
 describe('Recency', () => {
@@ -66,14 +67,14 @@ describe('Recency', () => {
 
   it('reuses the slots of forgotten keys: a stream of new keys with the oldest evicted stays bounded', () => {
     const recency = new Recency();
-    const internals = recency as unknown as { keys: unknown[]; prev: Int32Array };
+    const internals = recency as unknown as { slots: { keys: unknown[] }; prev: Int32Array };
     for (let i = 0; i < 100_000; i += 1) {
       recency.touch(`u${i}`);
       if (recency.size > 100) for (const id of recency.oldest(recency.size - 100, () => true)) recency.forget(id);
     }
     expect(recency.size).toBe(100);
     expect([...recency.oldestFirst()]).toEqual(Array.from({ length: 100 }, (_, i) => `u${99_900 + i}`));
-    expect(internals.keys.length).toBeLessThanOrEqual(101);
+    expect(internals.slots.keys.length).toBeLessThanOrEqual(101);
     expect(internals.prev.length).toBeLessThanOrEqual(128);
   });
 });
@@ -83,6 +84,45 @@ function lcg(seed: number): () => number {
   let state = seed;
   return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
+
+describe('Recency orders sharing their key slots', () => {
+  it('each order keeps its own exact order; a slot lives while any order holds its key (checked against two array models)', () => {
+    const slots = new KeySlots();
+    const orders = [new Recency(slots), new Recency(slots)];
+    const models: string[][] = [[], []];
+    const random = lcg(5);
+    for (let step = 0; step < 10_000; step += 1) {
+      const key = `k${Math.floor(random() * 40)}`;
+      const which = random() < 0.5 ? 0 : 1;
+      const order = orders[which]!;
+      const roll = random();
+      if (roll < 0.65) {
+        // Mostly both, as a channel message touches a channel by use and by activity.
+        order.touch(key);
+        models[which] = [...models[which]!.filter((k) => k !== key), key];
+        if (roll < 0.4) {
+          orders[1 - which]!.touch(key);
+          models[1 - which] = [...models[1 - which]!.filter((k) => k !== key), key];
+        }
+      } else if (roll < 0.9) {
+        order.forget(key);
+        models[which] = models[which]!.filter((k) => k !== key);
+      } else {
+        const gone = order.oldest(2, () => true);
+        expect(gone).toEqual(models[which]!.slice(0, 2));
+        for (const id of gone) order.forget(id);
+        models[which] = models[which]!.slice(gone.length);
+      }
+      expect(orders[0]!.size).toBe(models[0]!.length);
+      expect(orders[1]!.size).toBe(models[1]!.length);
+    }
+    expect([...orders[0]!.oldestFirst()]).toEqual(models[0]);
+    expect([...orders[1]!.oldestFirst()]).toEqual(models[1]);
+    // Slots in use: the keys either order holds, no more.
+    const held = new Set([...models[0]!, ...models[1]!]);
+    expect((slots as unknown as { keys: Array<string | undefined> }).keys.filter((k) => k !== undefined).sort()).toEqual([...held].sort());
+  });
+});
 
 describe('InMemoryMessageStore', () => {
   it('keeps the most recent `capacity` messages, by channel and id', () => {
