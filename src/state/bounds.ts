@@ -3,7 +3,7 @@ import type { StoreAction } from './actions.js';
 import type { ClientState } from './client-state.js';
 import type { EditToken } from './edit-token.js';
 import type { CacheLimits } from './limits.js';
-import { Recency } from './recency.js';
+import { KeySlots, Recency } from './recency.js';
 import { evictChannels } from './reducers/channels.js';
 import { evictWindows } from './reducers/messages.js';
 
@@ -13,10 +13,12 @@ const STALE_SLACK = 1_024;
 /** Recency of each bounded cache. */
 export class CacheRecency {
   readonly clans = new Recency();
-  readonly channels = new Recency();
+  /** Channels by last use, and below by last message activity: the same keys, so they share their slots. */
+  private readonly channelSlots = new KeySlots();
+  readonly channels = new Recency(this.channelSlots);
   readonly users = new Recency();
   /** Channels by last message activity (for dropping whole windows). */
-  readonly windows = new Recency();
+  readonly windows = new Recency(this.channelSlots);
 
   /** `keepsWindows`: whether messages are kept in channel windows at all (otherwise their order is not tracked). */
   constructor(private readonly keepsWindows = true) {}
