@@ -205,6 +205,7 @@ export class HttpRequester {
 
   private attempt<T>(spec: RequestSpec, target: RequestTarget): Observable<T> {
     const controller = new AbortController();
+    let settled = false;
     const url = `${target.baseUrl}${spec.path}${queryString(spec.query)}`;
     const send = this.fetcher
       .raw(url, {
@@ -215,9 +216,16 @@ export class HttpRequester {
         retry: false,
         ignoreResponseError: true,
       })
-      .catch((error: unknown) => {
-        throw new ApiError({ status: 0, code: 'network_error', message: networkReason(error), route: spec.route });
-      });
+      .then(
+        (response) => {
+          settled = true;
+          return response;
+        },
+        (error: unknown) => {
+          settled = true;
+          throw new ApiError({ status: 0, code: 'network_error', message: networkReason(error), route: spec.route });
+        },
+      );
     return from(send).pipe(
       timeout({
         first: this.options.timeoutMs,
@@ -229,8 +237,11 @@ export class HttpRequester {
         const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), Date.now()) : undefined;
         throw errorFromResponse(spec.route, response.status, response._data, wait, [...credentialsOf(target.headers), ...(target.secrets ?? [])]);
       }),
-      // Unsubscribing (a timeout, or the caller giving up) aborts the request rather than leaving it running.
-      finalize(() => controller.abort()),
+      // Unsubscribing before the response (a timeout, or the caller giving up) aborts the request rather than
+      // leaving it running. One that has its response needs no abort (each makes an AbortError with a stack).
+      finalize(() => {
+        if (!settled) controller.abort();
+      }),
     );
   }
 }

@@ -299,6 +299,26 @@ describe('timeouts', () => {
   });
 });
 
+describe('abort signals', () => {
+  it('a request that got its response is not aborted afterwards; one that timed out is', async () => {
+    const w = await t.world();
+    const signals: AbortSignal[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      if (init?.signal) signals.push(init.signal);
+      return globalThis.fetch(input, init);
+    };
+    const api = new ServiceApi({ basePath: w.emu.url, timeoutMs: 200, retries: 0, baseMs: 5, capMs: 10, maxRetryAfterMs: 1000, scheduler: asyncScheduler, random: Math.random, fetch });
+    await expect(api.getUser('1')).rejects.toMatchObject({ status: 401 });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+    w.emu.pause();
+    await expect(api.getUser('1')).rejects.toMatchObject({ code: 'timeout' });
+    w.emu.resume();
+    expect(signals).toHaveLength(2);
+    expect(signals[1]!.aborted).toBe(true);
+  });
+});
+
 describe('network failures', () => {
   // An unreachable server is named by its system error code (ECONNREFUSED), found down the fetch error's cause chain.
   it('names the network error (ECONNREFUSED) in the ApiError message', async () => {
