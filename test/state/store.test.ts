@@ -259,6 +259,19 @@ describe('reactions', () => {
 });
 
 describe('channels', () => {
+  it('a listing keeps the clan index exact: new channels appended in order, one listed twice or moved to another clan indexed once, where it is', () => {
+    const { store } = newStore();
+    store.dispatch({ type: 'sync/channels', channels: [channelDesc('c1'), channelDesc('c2')] });
+    const before = store.state;
+    store.dispatch({ type: 'sync/channels', channels: [channelDesc('c3'), channelDesc('c3'), channelDesc('c4', 'clan2'), channelDesc('c2', 'clan2'), channelDesc('c5')] });
+    expect(store.state.clanChannels.get(CLAN)).toEqual(['c1', 'c3', 'c5']);
+    expect(store.state.clanChannels.get('clan2')).toEqual(['c4', 'c2']);
+    expect(store.state.channels.get('c2')?.clan_id).toBe('clan2');
+    // The state handed out before the listing is as it was.
+    expect(before.clanChannels.get(CLAN)).toEqual(['c1', 'c2']);
+    expect([...before.channels.keys()].sort()).toEqual(['c1', 'c2']);
+  });
+
   it('created, then updated: the record follows and the channel keeps its message window', () => {
     const { store } = seeded();
     store.dispatch(channelCreated('c2', { channel_label: 'news' }));

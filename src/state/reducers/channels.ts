@@ -3,7 +3,8 @@ import type { ChannelCreatedEvent, ChannelMessage, ChannelUpdatedEvent } from '.
 import type { ApiChannelDescription } from '../../model/api.js';
 import { ChannelStreamMode, ChannelType, DM_CLAN_ID } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
-import { frozen, produce } from '../immer.js';
+import { newEditToken, type EditToken } from '../edit-token.js';
+import { frozenRecord, produce } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { ChannelState } from '../records.js';
 
@@ -17,7 +18,7 @@ export interface ChannelsSlice {
 /** A description with the ids a cached channel always has, or undefined when it has none. */
 export function channelRecord(description: ApiChannelDescription): ChannelState | undefined {
   if (!description.channel_id) return undefined;
-  return frozen({ ...description, channel_id: description.channel_id, clan_id: description.clan_id ?? DM_CLAN_ID });
+  return frozenRecord({ ...description, channel_id: description.channel_id, clan_id: description.clan_id ?? DM_CLAN_ID });
 }
 
 function fromCreated(event: ChannelCreatedEvent | ChannelUpdatedEvent): ApiChannelDescription {
@@ -47,16 +48,53 @@ const MODE_TYPES: Partial<Record<number, ChannelType>> = {
   [ChannelStreamMode.STREAM_MODE_THREAD]: ChannelType.CHANNEL_TYPE_THREAD,
 };
 
-function put(slice: ChannelsSlice, record: ChannelState): ChannelsSlice {
+/**
+ * One listing being reduced: its updates share an edit token (nodes are copied once, then changed in
+ * place), and the channels it adds to each clan's index are appended once at the end instead of
+ * copying the clan's id list per channel (quadratic for a clan of a thousand channels).
+ */
+class Listing {
+  private readonly added = new Map<string, string[]>();
+
+  constructor(readonly token: EditToken) {}
+
+  add(clanId: string, channelId: string): void {
+    const ids = this.added.get(clanId);
+    if (ids) ids.push(channelId);
+    else this.added.set(clanId, [channelId]);
+  }
+
+  /** Appends what was added to each clan's index: each channel once, only if it still belongs to that clan. */
+  finish(slice: ChannelsSlice): ChannelsSlice {
+    let { clanChannels } = slice;
+    for (const [clanId, ids] of this.added) {
+      const existing = clanChannels.get(clanId) ?? [];
+      const seen = new Set(existing);
+      const fresh: string[] = [];
+      for (const id of ids) {
+        if (seen.has(id) || slice.channels.get(id)?.clan_id !== clanId) continue;
+        seen.add(id);
+        fresh.push(id);
+      }
+      if (fresh.length > 0) clanChannels = clanChannels.set(clanId, existing.length === 0 ? fresh : [...existing, ...fresh], this.token);
+    }
+    return clanChannels === slice.clanChannels ? slice : { ...slice, clanChannels };
+  }
+}
+
+function put(slice: ChannelsSlice, record: ChannelState, listing?: Listing): ChannelsSlice {
   const previous = slice.channels.get(record.channel_id);
-  const channels = slice.channels.set(record.channel_id, record);
+  const channels = slice.channels.set(record.channel_id, record, listing?.token);
   if (channels === slice.channels) return slice;
   const { removed } = slice;
   let { clanChannels } = slice;
   if (previous && previous.clan_id !== record.clan_id) clanChannels = withoutId(clanChannels, previous.clan_id, record.channel_id);
   if (!previous || previous.clan_id !== record.clan_id) {
-    const ids = clanChannels.get(record.clan_id) ?? [];
-    if (!ids.includes(record.channel_id)) clanChannels = clanChannels.set(record.clan_id, [...ids, record.channel_id]);
+    if (listing) listing.add(record.clan_id, record.channel_id);
+    else {
+      const ids = clanChannels.get(record.clan_id) ?? [];
+      if (!ids.includes(record.channel_id)) clanChannels = clanChannels.set(record.clan_id, [...ids, record.channel_id]);
+    }
   }
   return removed ? { channels, clanChannels, removed } : { channels, clanChannels };
 }
@@ -84,13 +122,13 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function merge(slice: ChannelsSlice, description: ApiChannelDescription): ChannelsSlice {
+function merge(slice: ChannelsSlice, description: ApiChannelDescription, listing?: Listing): ChannelsSlice {
   const id = description.channel_id;
   if (!id) return slice;
   const existing = slice.channels.get(id);
   if (!existing) {
     const record = channelRecord(description);
-    return record ? put(slice, record) : slice;
+    return record ? put(slice, record, listing) : slice;
   }
   const next = produce(existing, (draft) => {
     for (const [key, value] of Object.entries(description) as Array<[keyof ApiChannelDescription, unknown]>) {
@@ -99,7 +137,7 @@ function merge(slice: ChannelsSlice, description: ApiChannelDescription): Channe
       if (value !== undefined && !sameValue(existing[key], value)) (draft as Record<string, unknown>)[key] = value;
     }
   });
-  return next === existing ? slice : put(slice, next);
+  return next === existing ? slice : put(slice, next, listing);
 }
 
 /** What a message says about its channel (`existing`: the channel as cached): a new label, or a channel not yet known. */
@@ -115,12 +153,14 @@ export function reduceChannels(slice: ChannelsSlice, action: StoreAction, contex
   switch (action.type) {
     case 'sync/channels':
     case 'sync/dm-channels': {
+      const listing = new Listing(context.token ?? newEditToken());
       let next = slice;
       const keep = new Set<string>();
       for (const description of action.channels) {
-        next = merge(next, action.type === 'sync/dm-channels' ? { clan_id: DM_CLAN_ID, ...description } : description);
+        next = merge(next, action.type === 'sync/dm-channels' ? { clan_id: DM_CLAN_ID, ...description } : description, listing);
         if (description.channel_id) keep.add(description.channel_id);
       }
+      next = listing.finish(next);
       const replaced = action.type === 'sync/channels' ? action.replaceClanId : action.replace ? DM_CLAN_ID : undefined;
       if (replaced !== undefined) for (const id of slice.clanChannels.get(replaced) ?? []) if (!keep.has(id)) next = remove(next, id);
       return next;

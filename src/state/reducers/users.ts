@@ -3,12 +3,12 @@ import type { ChannelMessage, EventUser } from '../../events/payloads.js';
 import type { ApiUser } from '../../model/api.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
 import type { EditToken } from '../edit-token.js';
-import { frozen } from '../immer.js';
+import { frozenRecord } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { UserState } from '../records.js';
 
 export function userFromApi(user: ApiUser): UserState {
-  return frozen({
+  return frozenRecord({
     id: user.id,
     username: user.username,
     display_name: user.display_name ?? user.username,
@@ -18,7 +18,7 @@ export function userFromApi(user: ApiUser): UserState {
 }
 
 function userFromEvent(user: EventUser): UserState {
-  return frozen({ id: user.user_id, username: user.username, display_name: user.display_name || user.username, avatar: user.avatar });
+  return frozenRecord({ id: user.user_id, username: user.username, display_name: user.display_name || user.username, avatar: user.avatar });
 }
 
 /**
@@ -30,7 +30,7 @@ export function usersOnMessage(users: PersistentMap<UserState>, message: Channel
   if (!id || !username) return users;
   const displayName = message.display_name || username;
   if (existing && existing.username === username && existing.display_name === displayName && existing.avatar === avatar) return users;
-  return users.set(id, frozen({ ...existing, id, username, display_name: displayName, avatar }), token);
+  return users.set(id, frozenRecord({ ...existing, id, username, display_name: displayName, avatar }), token);
 }
 
 /** Users: learned from members, channel events and the senders of messages. */
