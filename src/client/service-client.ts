@@ -1,4 +1,4 @@
-import { BehaviorSubject, defer, from, map, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, from, map, race, Subject, switchMap, takeUntil, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -105,7 +105,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#outbox = new Outbox(
       {
         ready$: this.#status.pipe(map((status) => status === 'ready')),
-        request$: (op, payload, timeoutMs) => defer(() => this.managers().connection.request$(op, payload as never, timeoutMs)),
+        // The outbox subscribes at once: no defer (one more Observable and subscriber per message sent).
+        request$: (op, payload, timeoutMs) => {
+          const managers = this.#managers;
+          return managers ? managers.connection.request$(op, payload as never, timeoutMs) : throwError(() => new ClosedError(op, 'the client is not logged in: call login() first'));
+        },
       },
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,

@@ -1,4 +1,4 @@
-import { BehaviorSubject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -100,6 +100,7 @@ export class Outbox {
   private readonly queue: Entry[] = [];
   private readonly inFlight = new Set<Entry>();
   private readonly limiter: TokenBucket | undefined;
+  /** The counters as last handed out; brought up to date when someone looks (`current`, `stats$`), not per action. */
   private readonly stats = new BehaviorSubject<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 0 });
   /** Settled so far; `publish` hands them out with the queue sizes, once per change of the whole. */
   private sent = 0;
@@ -113,8 +114,11 @@ export class Outbox {
   private pumpAgain = false;
   private wake: Subscription | undefined;
   private readonly readiness: Subscription;
-  /** queued, in flight, sent, failed — after every change. */
-  readonly stats$: Observable<OutboxStats> = this.stats.asObservable();
+  /** queued, in flight, sent, failed — the current counts on subscription, then after every change. */
+  readonly stats$: Observable<OutboxStats> = defer(() => {
+    this.publish(true);
+    return this.stats;
+  });
 
   constructor(
     private readonly transport: OutboxTransport,
@@ -130,6 +134,7 @@ export class Outbox {
 
   /** The current counters. */
   get current(): OutboxStats {
+    this.publish(true);
     return this.stats.value;
   }
 
@@ -236,7 +241,10 @@ export class Outbox {
     this.queue.splice(index, 0, entry);
   }
 
-  private publish(): void {
+  /** Hands the counts out when they changed: to stats$ subscribers, or (`asked`) to whoever reads them now. */
+  private publish(asked = false): void {
+    // Nobody watching: no snapshot per action (two per message otherwise); `current` and a new subscriber catch up.
+    if (!asked && !this.stats.observed) return;
     const stats = this.stats.value;
     const queued = this.queue.length;
     const inFlight = this.inFlight.size;
@@ -269,6 +277,7 @@ export class Outbox {
     this.cancelAll();
     this.closed = true;
     this.readiness.unsubscribe();
+    this.publish(true);
     this.stats.complete();
   }
 }

@@ -107,6 +107,21 @@ describe('settling an action', () => {
     expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
   });
 
+  it('stats$ gives a new subscriber the counts as they are, after changes made while nobody watched, then every change', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 1 });
+    const first = outbox.enqueue('channel_message_send', send('a'));
+    void outbox.enqueue('channel_message_send', send('b'));
+    transport.ack(0, ack('M1'));
+    await first;
+    const seen: OutboxStats[] = [];
+    const subscription = outbox.stats$.subscribe((s) => seen.push(s));
+    expect(seen).toEqual<OutboxStats[]>([{ queued: 0, inFlight: 1, sent: 1, failed: 0 }]);
+    transport.ack(1, ack('M2'));
+    expect(seen.at(-1)).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 2, failed: 0 });
+    subscription.unsubscribe();
+  });
+
   it("rejects with the transport's typed error unchanged (a refusal, a timeout) and counts it as failed", async () => {
     const transport = new ManualTransport();
     const outbox = outboxOn(transport, { maxInFlight: 2 });
