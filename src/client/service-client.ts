@@ -110,6 +110,12 @@ export class ServiceClient extends CachedSurface implements BotSurface {
           const managers = this.#managers;
           return managers ? managers.connection.request$(op, payload as never, timeoutMs) : throwError(() => new ClosedError(op, 'the client is not logged in: call login() first'));
         },
+        send: (op, payload, timeoutMs, handler) => {
+          const managers = this.#managers;
+          if (managers) return managers.connection.send(op, payload as never, timeoutMs, handler);
+          handler.error(new ClosedError(op, 'the client is not logged in: call login() first'));
+          return { unsubscribe: () => {} };
+        },
       },
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,

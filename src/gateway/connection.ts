@@ -18,7 +18,6 @@ import {
   throwError,
   timer,
   type SchedulerLike,
-  type Subscriber,
   type Subscription,
 } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
@@ -31,6 +30,7 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { backoffDelay } from '../util/backoff.js';
 import { decodeFrame } from './codec.js';
+import { PendingRequest, type ReplyHandler } from './pending-request.js';
 import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
 import {
@@ -79,6 +79,9 @@ export interface GatewayConnectionOptions {
 /** Sends a request before the connection counts as ready (only during a fresh session's setup). */
 export type HandshakeRequester = <K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>) => Promise<GatewayReplyPayload<K>>;
 
+/** The handle of a request that could not be sent (its handler was told why): nothing to stop. */
+const NOT_SENT = Object.freeze({ unsubscribe: (): void => {} });
+
 /** Why one connection attempt ended. */
 class AttemptEnded extends Error {
   constructor(
@@ -88,16 +91,6 @@ class AttemptEnded extends Error {
   ) {
     super(`connection closed (${code}${reason ? `: ${reason}` : ''})`);
   }
-}
-
-interface Pending {
-  readonly op: string;
-  /** The reply op the caller expects; undefined when it reads the op itself. */
-  readonly expect: string | undefined;
-  readonly subscriber: Subscriber<unknown>;
-  /** scheduler.now() after which the request times out. */
-  readonly deadline: number;
-  readonly timeoutMs: number;
 }
 
 /**
@@ -118,7 +111,7 @@ export class GatewayConnection {
   private attempts = 0;
   private disconnectedAt = 0;
   private resyncReason: string | undefined;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, PendingRequest>();
   /** One timer for every pending request: it fires at the earliest deadline (no timer per request). */
   private deadlineTimer: Subscription | undefined;
   private deadlineAt = Infinity;
@@ -208,28 +201,45 @@ export class GatewayConnection {
   }
 
   /**
+   * Sends a request on a ready connection and tells `handler` once: `next` with its reply payload, or
+   * `error` (a GatewayError refusal, a TimeoutError, a ConnectionError when the socket goes first).
+   * The same as subscribing to `request$`, without an Observable and a subscriber per request (the
+   * outbox sends one per message); the handle it returns stops waiting.
+   */
+  send<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, handler: ReplyHandler): { unsubscribe(): void } {
+    return this.register(op, payload, timeoutMs, false, REPLY_OP[op], handler) ?? NOT_SENT;
+  }
+
+  /**
    * Sends on subscribe and emits the reply: its payload when `expect` names the reply op (any
    * other op is a ProtocolError), else `{op, payload}`. The check happens where the reply is
-   * matched, with no operator per request: the outbox sends one of these per action.
+   * matched, with no operator per request.
    */
   private open$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined): Observable<unknown> {
-    return new Observable<unknown>((subscriber) => {
-      const transport = this.transport;
-      if (!transport || (!duringHandshake && !this.ready)) {
-        subscriber.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
-        return undefined;
-      }
-      const cid = String(this.nextCid++);
-      const deadline = this.options.scheduler.now() + timeoutMs;
-      this.pending.set(cid, { op, expect, subscriber, deadline, timeoutMs });
-      this.armDeadline(deadline);
-      transport.send(JSON.stringify({ cid, [op]: payload }));
-      return () => {
-        this.pending.delete(cid);
-        // Nothing left to time out: no timer may keep the process alive.
-        if (this.pending.size === 0) this.disarmDeadline();
-      };
-    });
+    return new Observable<unknown>((subscriber) => this.register(op, payload, timeoutMs, duringHandshake, expect, subscriber));
+  }
+
+  /** Sends a request and waits for its reply; undefined when it could not be sent (`handler` was told why). */
+  private register(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined, handler: ReplyHandler): PendingRequest | undefined {
+    const transport = this.transport;
+    if (!transport || (!duringHandshake && !this.ready)) {
+      handler.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
+      return undefined;
+    }
+    const cid = String(this.nextCid++);
+    const deadline = this.options.scheduler.now() + timeoutMs;
+    const pending = new PendingRequest(this, cid, op, expect, handler, deadline, timeoutMs);
+    this.pending.set(cid, pending);
+    this.armDeadline(deadline);
+    transport.send(JSON.stringify({ cid, [op]: payload }));
+    return pending;
+  }
+
+  /** Stops waiting for the reply to `cid`. */
+  forget(cid: string): void {
+    this.pending.delete(cid);
+    // Nothing left to time out: no timer may keep the process alive.
+    if (this.pending.size === 0) this.disarmDeadline();
   }
 
   /** Makes the shared timer fire no later than `deadline`. */
@@ -255,7 +265,7 @@ export class GatewayConnection {
     for (const [cid, p] of [...this.pending]) {
       if (p.deadline <= now) {
         this.pending.delete(cid);
-        p.subscriber.error(new TimeoutError(`gateway ${p.op}`, p.timeoutMs));
+        p.handler.error(new TimeoutError(`gateway ${p.op}`, p.timeoutMs));
       } else if (p.deadline < next) next = p.deadline;
     }
     if (next !== Infinity) this.armDeadline(next);
@@ -306,7 +316,7 @@ export class GatewayConnection {
         this.disarmDeadline();
         for (const [cid, pending] of [...this.pending]) {
           this.pending.delete(cid);
-          pending.subscriber.error(lost);
+          pending.handler.error(lost);
         }
       };
     });
@@ -353,11 +363,12 @@ export class GatewayConnection {
       case 'reply': {
         const pending = this.pending.get(frame.cid);
         if (!pending) return; // a reply we stopped waiting for
-        this.pending.delete(frame.cid);
-        if (pending.expect === undefined) pending.subscriber.next({ op: frame.op, payload: frame.payload });
-        else if (frame.op === pending.expect) pending.subscriber.next(frame.payload);
-        else return pending.subscriber.error(new ProtocolError(`${pending.op} was answered with ${frame.op}`));
-        pending.subscriber.complete();
+        this.forget(frame.cid);
+        const { handler } = pending;
+        if (pending.expect === undefined) handler.next({ op: frame.op, payload: frame.payload });
+        else if (frame.op === pending.expect) handler.next(frame.payload);
+        else return handler.error(new ProtocolError(`${pending.op} was answered with ${frame.op}`));
+        handler.complete?.();
         return;
       }
       case 'error': {
@@ -367,8 +378,8 @@ export class GatewayConnection {
           this.options.report(error);
           return;
         }
-        this.pending.delete(frame.cid!);
-        pending.subscriber.error(error);
+        this.forget(frame.cid!);
+        pending.handler.error(error);
         return;
       }
     }

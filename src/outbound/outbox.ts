@@ -1,10 +1,11 @@
-import { BehaviorSubject, defer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, type Observable, type SchedulerLike, type Subscription, type Unsubscribable } from 'rxjs';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { QueueFullError } from '../errors/queue-full-error.js';
 import { RateLimitError } from '../errors/rate-limit-error.js';
 import { type GatewayReplyPayload, type GatewayRequestOp, type GatewayRequestPayload } from '../gateway/protocol.js';
+import type { ReplyHandler } from '../gateway/pending-request.js';
 import { TokenBucket } from './rate-limiter.js';
 
 /** How the outbox paces and bounds what it sends. */
@@ -52,16 +53,41 @@ export interface OutboxTransport {
    * the action on any other error (such as a TimeoutError after `timeoutMs`).
    */
   request$(op: GatewayRequestOp, payload: unknown, timeoutMs: number): Observable<unknown>;
+  /**
+   * The same as subscribing to `request$(op, payload, timeoutMs)` with `handler`, when the transport
+   * can do it without an Observable per request (the gateway connection can); the returned handle
+   * stops waiting. Optional: without it, the outbox subscribes to `request$`.
+   */
+  send?(op: GatewayRequestOp, payload: unknown, timeoutMs: number, handler: ReplyHandler): Unsubscribable;
 }
 
-interface Entry {
-  readonly seq: number;
-  readonly op: GatewayRequestOp;
-  readonly payload: unknown;
-  readonly resolve: (reply: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  attempt: Subscription | undefined;
-  rateLimited: number;
+/** What an action's reply or failure goes to (one object per outbox, not a closure per action). */
+interface EntrySink {
+  replied(entry: Entry, reply: unknown): void;
+  failed(entry: Entry, error: unknown): void;
+}
+
+/** One action, waiting or in flight; it is also the handler its reply is given to. */
+class Entry implements ReplyHandler {
+  attempt: Unsubscribable | undefined = undefined;
+  rateLimited = 0;
+
+  constructor(
+    private readonly sink: EntrySink,
+    readonly seq: number,
+    readonly op: GatewayRequestOp,
+    readonly payload: unknown,
+    readonly resolve: (reply: unknown) => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
+
+  next(reply: unknown): void {
+    this.sink.replied(this, reply);
+  }
+
+  error(error: unknown): void {
+    this.sink.failed(this, error);
+  }
 }
 
 /** Ops that carry an idempotency key, so a resend after a drop is stored once. */
@@ -114,6 +140,10 @@ export class Outbox {
   private pumpAgain = false;
   private wake: Subscription | undefined;
   private readonly readiness: Subscription;
+  private readonly sink: EntrySink = {
+    replied: (entry, reply) => this.settle(entry, 'sent', reply),
+    failed: (entry, error) => this.onFailure(entry, error),
+  };
   /** queued, in flight, sent, failed — the current counts on subscription, then after every change. */
   readonly stats$: Observable<OutboxStats> = defer(() => {
     this.publish(true);
@@ -148,7 +178,7 @@ export class Outbox {
     const keyed =
       IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
-      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0 });
+      this.queue.push(new Entry(this.sink, this.nextSeq++, op, keyed, resolve as (reply: unknown) => void, reject));
       this.pump(); // publishes the new counts
     });
   }
@@ -198,40 +228,43 @@ export class Outbox {
 
   private send(entry: Entry): void {
     this.inFlight.add(entry);
-    entry.attempt = this.transport.request$(entry.op, entry.payload, this.options.requestTimeoutMs).subscribe({
-      next: (reply) => this.settle(entry, () => entry.resolve(reply), 'sent'),
-      error: (error: unknown) => {
-        if (error instanceof ConnectionError && !error.fatal && !this.closed) {
-          // The connection went before the acknowledgement: resend once it is back, in the original order, with the same key.
-          this.ready = false;
-          this.inFlight.delete(entry);
-          this.requeue(entry);
-          this.publish();
-          return;
-        }
-        if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
-          entry.rateLimited += 1;
-          if (entry.rateLimited <= this.options.rateLimitRetries) {
-            // The server asked us to wait: hold everything (order is kept) and try this action again first.
-            const wait = error.retryAfterMs ?? 1000;
-            this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
-            this.inFlight.delete(entry);
-            this.requeue(entry);
-            this.pump();
-            return;
-          }
-          this.settle(entry, () => entry.reject(new RateLimitError(entry.op, error.retryAfterMs ?? 0)), 'failed');
-          return;
-        }
-        this.settle(entry, () => entry.reject(error), 'failed');
-      },
-    });
+    const { transport } = this;
+    const timeoutMs = this.options.requestTimeoutMs;
+    entry.attempt = transport.send ? transport.send(entry.op, entry.payload, timeoutMs, entry) : transport.request$(entry.op, entry.payload, timeoutMs).subscribe(entry);
   }
 
-  private settle(entry: Entry, notify: () => void, outcome: 'sent' | 'failed'): void {
+  private onFailure(entry: Entry, error: unknown): void {
+    if (error instanceof ConnectionError && !error.fatal && !this.closed) {
+      // The connection went before the acknowledgement: resend once it is back, in the original order, with the same key.
+      this.ready = false;
+      this.inFlight.delete(entry);
+      this.requeue(entry);
+      this.publish();
+      return;
+    }
+    if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
+      entry.rateLimited += 1;
+      if (entry.rateLimited <= this.options.rateLimitRetries) {
+        // The server asked us to wait: hold everything (order is kept) and try this action again first.
+        const wait = error.retryAfterMs ?? 1000;
+        this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
+        this.inFlight.delete(entry);
+        this.requeue(entry);
+        this.pump();
+        return;
+      }
+      this.settle(entry, 'failed', new RateLimitError(entry.op, error.retryAfterMs ?? 0));
+      return;
+    }
+    this.settle(entry, 'failed', error);
+  }
+
+  /** Settles an action once: its promise, the counts, then whatever may start now. */
+  private settle(entry: Entry, outcome: 'sent' | 'failed', value: unknown): void {
     if (!this.inFlight.delete(entry)) return;
     this[outcome] += 1;
-    notify();
+    if (outcome === 'sent') entry.resolve(value);
+    else entry.reject(value);
     this.pump(); // publishes the new counts
   }
 

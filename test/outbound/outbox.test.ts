@@ -25,6 +25,7 @@ import {
   type OutboxOptions,
   type OutboxStats,
   type OutboxTransport,
+  type ReplyHandler,
 } from '../../src/index.js';
 
 /** One request handed to the transport; the test answers it. */
@@ -378,5 +379,49 @@ describe('a transport that answers synchronously', () => {
     const results = ['1', '2', '3'].map((id) => outbox.enqueue('channel_join', { channel_id: id }));
     ready$.next(true);
     expect(await Promise.all(results)).toEqual([{ echo: '1' }, { echo: '2' }, { echo: '3' }]);
+  });
+});
+
+describe('a transport with send() (no Observable per request)', () => {
+  /** Requests handed to send(), each with its handler and whether it was stopped. */
+  function handlerTransport() {
+    const requests: Array<{ op: GatewayRequestOp; payload: Record<string, unknown>; handler: ReplyHandler; stopped: boolean }> = [];
+    const transport: OutboxTransport = {
+      ready$: new BehaviorSubject(true),
+      request$: () => {
+        throw new Error('request$ must not be used when send() is there');
+      },
+      send: (op, payload, _timeoutMs, handler) => {
+        const request = { op, payload: payload as Record<string, unknown>, handler, stopped: false };
+        requests.push(request);
+        return { unsubscribe: () => void (request.stopped = true) };
+      },
+    };
+    return { transport, requests };
+  }
+
+  it('is used instead of request$: a reply resolves the action, a dropped connection resends it with the same key', async () => {
+    const { transport, requests } = handlerTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    expect(requests).toHaveLength(1);
+    const key = requests[0]!.payload.idempotency_key;
+    requests[0]!.handler.error(new ConnectionError('dropped', { fatal: false }));
+    (transport.ready$ as BehaviorSubject<boolean>).next(true);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.payload.idempotency_key).toBe(key);
+    const reply = ack('M1');
+    requests[1]!.handler.next(reply);
+    expect(await sent).toBe(reply);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
+  });
+
+  it('cancelAll() stops waiting on what is in flight (the handle is unsubscribed) and rejects it', async () => {
+    const { transport, requests } = handlerTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    outbox.cancelAll();
+    expect(requests[0]!.stopped).toBe(true);
+    await expect(sent).rejects.toBeInstanceOf(ClosedError);
   });
 });
