@@ -132,6 +132,19 @@ function networkReason(error: unknown): string {
   return 'the server could not be reached';
 }
 
+/**
+ * Response bodies: JSON, else the text as it came (an error page from a proxy). Plain JSON.parse rather
+ * than ofetch's default (destr), which first runs two regular expressions over the whole body; a
+ * "__proto__" key of parsed JSON is an own property, never the prototype.
+ */
+function parseJsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 function queryString(query: RequestSpec['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -215,6 +228,7 @@ export class HttpRequester {
         signal: controller.signal,
         retry: false,
         ignoreResponseError: true,
+        parseResponse: parseJsonOrText,
       })
       .then(
         (response) => {

@@ -259,6 +259,24 @@ describe('reactions', () => {
 });
 
 describe('channels', () => {
+  it('a listed description becomes the record, frozen; listing it again changes nothing; a listing with one field changed makes a new record with it', () => {
+    const { store } = newStore();
+    const listed = channelDesc('c1', CLAN, { channel_label: 'general', user_ids: ['u1'] });
+    store.dispatch({ type: 'sync/channels', channels: [listed] });
+    const record = store.state.channels.get('c1')!;
+    expect(record).toBe(listed);
+    expect(Object.isFrozen(record) && Object.isFrozen(record.user_ids)).toBe(true);
+    const before = store.state;
+    store.dispatch({ type: 'sync/channels', channels: [channelDesc('c1', CLAN, { channel_label: 'general', user_ids: ['u1'] })] });
+    expect(store.state).toBe(before);
+    store.dispatch({ type: 'sync/channels', channels: [{ channel_id: 'c1', clan_id: CLAN, channel_label: 'renamed' }] });
+    const renamed = store.state.channels.get('c1')!;
+    expect(renamed).not.toBe(record);
+    expect(renamed).toEqual({ ...record, channel_label: 'renamed' });
+    expect(Object.isFrozen(renamed)).toBe(true);
+    expect(record.channel_label).toBe('general');
+  });
+
   it('a listing keeps the clan index exact: new channels appended in order, one listed twice or moved to another clan indexed once, where it is', () => {
     const { store } = newStore();
     store.dispatch({ type: 'sync/channels', channels: [channelDesc('c1'), channelDesc('c2')] });
