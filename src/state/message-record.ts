@@ -1,5 +1,5 @@
 import type { ChannelMessage } from '../events/payloads.js';
-import { frozen } from './immer.js';
+import { frozenRecord } from './immer.js';
 import type { ChannelState, MessageState, UserState } from './records.js';
 
 /** The one empty list every kept message without mentions, attachments, reactions or references points at. */
@@ -40,11 +40,6 @@ export function keptMessage(message: ChannelMessage, known: KnownPeers = {}): Me
     if (message.display_name === sender.display_name) message.display_name = sender.display_name;
     if (message.avatar === sender.avatar) message.avatar = sender.avatar;
   }
-  // Fields holding objects are frozen deeply; any field is looked at, so one a server added is frozen too.
-  Object.freeze(message);
-  for (const key in message) {
-    const field = (message as unknown as Record<string, unknown>)[key];
-    if (typeof field === 'object' && field !== null && !Object.isFrozen(field)) frozen(field);
-  }
-  return message;
+  // Every field is looked at, so one a server added is frozen too.
+  return frozenRecord(message);
 }

@@ -37,6 +37,16 @@ describe('keptMessage', () => {
     expect(kept).toMatchObject({ channel_label: 'new-label', username: 'alice2', display_name: 'Alice', channel_id: m.channel_id });
   });
 
+  it('a field holding something other than JSON data (a class instance) is left unfrozen, as immer leaves it', () => {
+    class Extra {
+      touched = 0;
+    }
+    const extra = new Extra();
+    const kept = keptMessage(Object.assign(message(), { extra }));
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(Object.isFrozen(extra)).toBe(false);
+  });
+
   it('a message already frozen comes back as it is', () => {
     const m = Object.freeze(message());
     expect(keptMessage(m)).toBe(m);
