@@ -125,6 +125,29 @@ function positive(value: number | undefined, path: string, issues: Array<{ path:
   if (value !== undefined && !(typeof value === 'number' && value > 0)) issues.push({ path, message: 'must be a positive number', code: 'invalid' });
 }
 
+/**
+ * A port given as a number or as digits (environment variables are strings); undefined when not
+ * given, null when it is not a port.
+ */
+function portOf(value: unknown): string | undefined | null {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!/^\d{1,5}$/.test(text)) return null;
+  const port = Number(text);
+  return port >= 1 && port <= 65_535 ? String(port) : null;
+}
+
+/** A boolean, or "true"/"false" as an environment variable gives it; null for anything else (never read as truthy). */
+function booleanOf(value: unknown): boolean | undefined | null {
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+  }
+  return null;
+}
+
 /** Applies defaults and checks the config; a missing `botId` or `token` is a {@link ValidationError}. */
 export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   const issues: Array<{ path: string; message: string; code: 'invalid' }> = [];
@@ -134,7 +157,15 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   positive(config.timeout, 'timeout', issues);
   positive(config.heartbeatTimeoutMs, 'heartbeatTimeoutMs', issues);
   positive(config.requestTimeoutMs, 'requestTimeoutMs', issues);
-  if (config.port !== undefined && !/^\d{1,5}$/.test(String(config.port))) issues.push({ path: 'port', message: 'must be a port number', code: 'invalid' });
+  const port = portOf(config.port);
+  if (port === null) issues.push({ path: 'port', message: 'must be a port number from 1 to 65535 (a number or a string of digits)', code: 'invalid' });
+  const useSSL = booleanOf(config.useSSL);
+  if (useSSL === null) issues.push({ path: 'useSSL', message: 'must be true or false (a boolean, or the string "true" or "false")', code: 'invalid' });
+  const reconnect: Partial<Record<keyof ReconnectOptions, unknown>> = config.reconnect ?? {};
+  for (const key of ['baseMs', 'capMs'] as const) {
+    const value = reconnect[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) issues.push({ path: `reconnect.${key}`, message: 'must be a finite number of at least 0', code: 'invalid' });
+  }
   const outbox = config.outbox ?? {};
   if (outbox.ratePerSecond !== undefined && outbox.ratePerSecond !== null) positive(outbox.ratePerSecond, 'outbox.ratePerSecond', issues);
   for (const key of ['burst', 'maxQueued', 'maxInFlight'] as const) {
@@ -157,8 +188,8 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     botId: config.botId,
     token: config.token,
     host: config.host ?? CLIENT_DEFAULTS.host,
-    port: String(config.port ?? CLIENT_DEFAULTS.port),
-    useSSL: config.useSSL ?? CLIENT_DEFAULTS.useSSL,
+    port: port ?? CLIENT_DEFAULTS.port,
+    useSSL: useSSL ?? CLIENT_DEFAULTS.useSSL,
     timeout: config.timeout ?? CLIENT_DEFAULTS.timeout,
     mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
     zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,

@@ -38,6 +38,11 @@ import { InboundPipeline } from './inbound-pipeline.js';
 import { createManagers, type Managers } from './managers.js';
 import { moveSocketTo, refreshBeforeExpiry } from './session-upkeep.js';
 
+/** Why an action is refused before `login()`. */
+function notLoggedIn(op: string): ClosedError {
+  return new ClosedError(op, 'the client is not logged in: call login() first');
+}
+
 /** What `login()` resolves with once the first connection is ready. */
 export const LOGIN_RESULT = 'ready' as const;
 
@@ -75,6 +80,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   readonly #outbox: Outbox;
   #refresh: Subscription | undefined;
   readonly #dms: DmChannels;
+  #destroyed = false;
 
   constructor(options: ClientConfigDto) {
     super();
@@ -110,6 +116,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,
     );
+    // Nothing waits in the outbox for a login that may never come: until login() it refuses at once.
+    this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
     this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency);
     this.#membership = new ClanMembership({
@@ -241,6 +249,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
         onResync: (reason) => this.#pipeline.resync(reason),
         deliver: (event) => this.#pipeline.push(event),
         report: (error) => this.report(error),
+        redactor: this.#redactor,
       },
       sessionApi,
     );
@@ -268,6 +277,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     // A connection that stops for good settles what waits in the outbox with the reason, and stops refreshing.
     this.#background.push(
       connection.stopped$.subscribe((error) => {
+        // Later sends would wait for a connection that is not coming back: they fail with the same reason.
+        this.#outbox.refuse(() => error);
         this.#outbox.cancelAll(() => error);
         this.#refresh?.unsubscribe();
       }),
@@ -290,11 +301,22 @@ export class ServiceClient extends CachedSurface implements BotSurface {
    * refuses for good a ConnectionError, `closeSocket()` meanwhile a ClosedError.
    */
   login(): Promise<typeof LOGIN_RESULT> {
-    this.#login ??= this.doLogin(this.#generation).catch((error: unknown) => {
-      this.#login = undefined;
-      this.#managers?.connection.close();
-      throw error;
-    });
+    if (this.#destroyed) return Promise.reject(new ClosedError('login()', 'the client was destroyed'));
+    if (!this.#login) {
+      // Sends made while logging in wait for the connection.
+      this.#outbox.accept();
+      const generation = this.#generation;
+      this.#login = this.doLogin(generation).catch((error: unknown) => {
+        if (generation === this.#generation) {
+          this.#login = undefined;
+          this.#managers?.connection.close();
+          // What waited for this login will not be sent: it fails with the login's reason.
+          this.#outbox.refuse((op) => notLoggedIn(op));
+          this.#outbox.cancelAll(() => error);
+        }
+        throw error;
+      });
+    }
     return this.#login;
   }
 
@@ -366,51 +388,53 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   // ---------------- client operations (SPEC §4.1.1) ----------------
 
   /** Friends of the client, optionally filtered by state (e.g. "accepted"). */
-  getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
+  async getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
     return this.api.listFriends({ ...(limit !== undefined ? { limit } : {}), ...(state ? { state } : {}), ...(cursor ? { cursor } : {}) });
   }
 
   /** Sends a friend request to a user by username. */
-  addFriend(username: string): Promise<ApiOk> {
-    if (typeof username !== 'string' || username === '') return Promise.reject(new ValidationError([{ path: 'username', message: 'is required', code: 'invalid' }], 'friend request'));
+  async addFriend(username: string): Promise<ApiOk> {
+    if (typeof username !== 'string' || username === '') throw new ValidationError([{ path: 'username', message: 'is required', code: 'invalid' }], 'friend request');
     return this.api.addFriends({ usernames: [username] });
   }
 
   /** Accepts a friend request from a user (by id, or by username when no id is given). */
-  acceptFriend(userId: string, username: string): Promise<ApiOk> {
-    if (!userId && !username) return Promise.reject(new ValidationError([{ path: 'userId', message: 'give a user id or a username', code: 'invalid' }], 'friend request'));
+  async acceptFriend(userId: string, username: string): Promise<ApiOk> {
+    if (!userId && !username) throw new ValidationError([{ path: 'userId', message: 'give a user id or a username', code: 'invalid' }], 'friend request');
     return this.api.acceptFriends(userId ? { ids: [userId] } : { usernames: [username] });
   }
 
   /** Opens (or returns) the DM channel with a user; resolves null when no channel description is obtained. */
-  createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
+  async createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
     return this.#dms.open(userId);
   }
 
   // ---------------- token transfers (SPEC §4.1.1) ----------------
 
   /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
-  sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
-    return this.#wallet.sendToken(tokenEvent);
+  async sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
+    const result = await this.#wallet.sendToken(tokenEvent);
+    // The ledger's words may echo a secret the server was given: the caller's result never shows it.
+    return typeof result.error === 'string' && this.#redactor.holdsSecret(result.error) ? { ...result, error: this.#redactor.redact(result.error) } : result;
   }
 
   /** A fresh ephemeral key pair (base58 public key, PKCS#8 hex private key). */
-  getEphemeralKeyPair(): Promise<IEphemeralKeyPair> {
+  async getEphemeralKeyPair(): Promise<IEphemeralKeyPair> {
     return this.#wallet.getEphemeralKeyPair();
   }
 
   /** The wallet address of a user (base58 of SHA-256 of the user id). */
-  getAddress(userId: string): Promise<string> {
+  async getAddress(userId: string): Promise<string> {
     return this.#wallet.getAddress(userId);
   }
 
   /** A zero-knowledge proof binding an ephemeral key to a user's address. */
-  getZkProofs(data: ApiGetZkProofRequest): Promise<IZkProof> {
+  async getZkProofs(data: ApiGetZkProofRequest): Promise<IZkProof> {
     return this.#wallet.getZkProofs(data);
   }
 
   /** The nonce of a user's last transaction on the token network. */
-  getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
+  async getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
     return this.#wallet.getCurrentNonce(userId, tag);
   }
 
@@ -421,6 +445,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
    */
   closeSocket(): void {
     this.#generation += 1;
+    this.#outbox.refuse((op) => new ClosedError(op, 'the client was closed: call login() to connect again'));
     this.#outbox.cancelAll();
     this.#refresh?.unsubscribe();
     this.#managers?.connection.close();
@@ -438,6 +463,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   /** `closeSocket()`, then completes every stream; the client cannot be used again. */
   destroy(): void {
+    this.#destroyed = true;
     this.closeSocket();
     this.#outbox.close();
     this.#store.dispose();

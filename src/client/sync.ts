@@ -4,6 +4,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { Store } from '../state/store.js';
+import { collectPages } from './pagination.js';
 import type { ClientRuntime } from './runtime.js';
 
 /** Pagination and parallelism of the initial sync. */
@@ -13,18 +14,6 @@ export const SYNC_DEFAULTS = {
   /** Clans whose channels are listed at the same time. */
   concurrency: 8,
 } as const;
-
-/** Every page of a cursor-paginated list. */
-export async function collectPages<P extends { cursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, pick: (page: P) => T[]): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await fetchPage(cursor);
-    items.push(...pick(page));
-    cursor = page.cursor;
-  } while (cursor);
-  return items;
-}
 
 /** What a sync did, for logs and the benchmark. */
 export interface SyncReport {
@@ -58,6 +47,7 @@ export class StateSync {
         return this.api().listClanChannels(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.channels,
+      `the channels of clan ${clanId}`,
     );
   }
 
@@ -66,6 +56,7 @@ export class StateSync {
     return collectPages(
       (cursor) => this.api().listClanMembers(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) }),
       (page) => page.members,
+      `the members of clan ${clanId}`,
     );
   }
 
@@ -82,6 +73,7 @@ export class StateSync {
         return api.listClans({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.clans,
+      'the clans',
     );
     this.store.dispatch({ type: 'sync/clans', clans, replace });
     if (replace) this.runtime.forgetChannelLoads();
@@ -103,6 +95,7 @@ export class StateSync {
         return api.listDmChannels({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.channels,
+      'the DM channels',
     );
     this.store.dispatch({ type: 'sync/dm-channels', channels: dms, replace });
     const selfId = this.selfId();

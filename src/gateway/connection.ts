@@ -10,6 +10,7 @@ import {
   ignoreElements,
   map,
   Observable,
+  of,
   retry,
   Subject,
   switchMap,
@@ -30,6 +31,8 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { backoffDelay } from '../util/backoff.js';
+import type { SecretRedactor } from '../util/redact.js';
+import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import { decodeFrame } from './codec.js';
 import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
@@ -43,7 +46,23 @@ import {
   type ResumeFailedPayload,
   type ResumedPayload,
 } from './protocol.js';
+import { replyProblem } from './reply-checks.js';
 import { openTransport, type Transport, type TransportSignal, type WebSocketLike } from './transport.js';
+
+/** Bounds on what the server decides for a connection. */
+export const GATEWAY_LIMITS = {
+  /** The `hello` heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported. */
+  heartbeatIntervalMs: { minMs: 10, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
+  /**
+   * `retry_after_ms` of a `rate_limited` reply: a value that is not a number or below the minimum is reported and
+   * replaced; one above the outbox's `maxRetryAfterMs` fails the action there with a RateLimitError.
+   */
+  retryAfterMs: { minMs: 1, maxMs: Number.MAX_SAFE_INTEGER, fallbackMs: 1_000 } satisfies WaitRange,
+  /** An event further ahead than this is numbering gone wrong, not a gap a resume could replay. */
+  maxSeqJump: 100_000,
+  /** A token renewal (refresh, or authenticating again) this soon after the previous one backs off before reconnecting. */
+  renewalCalmMs: 30_000,
+} as const;
 
 /** Settings of a gateway connection. */
 export interface GatewayConnectionOptions {
@@ -74,6 +93,8 @@ export interface GatewayConnectionOptions {
   deliver: (event: ClanstreamEvent) => void;
   /** Errors that do not stop the connection. */
   report: (error: ClanstreamError) => void;
+  /** Removes the client's secrets from what a server said (error replies, close reasons) before any caller sees it. */
+  redactor?: SecretRedactor;
 }
 
 /** Sends a request before the connection counts as ready (only during a fresh session's setup). */
@@ -88,6 +109,12 @@ class AttemptEnded extends Error {
   ) {
     super(`connection closed (${code}${reason ? `: ${reason}` : ''})`);
   }
+}
+
+/** What one socket has been through. */
+interface SocketState {
+  /** `hello` arrived: the handshake and the heartbeat are running. */
+  greeted: boolean;
 }
 
 interface Pending {
@@ -129,6 +156,11 @@ export class GatewayConnection {
   /** The error that stopped the connection for good (a fatal close code, attempts used up, renewal refused). */
   readonly stopped$: Observable<ClanstreamError> = this.fatal$.pipe(filter((error) => !(error instanceof ClosedError)));
   private reauthenticated = false;
+  /** When the token was last renewed after a close, and how many renewals followed each other closely: their backoff. */
+  private lastRenewalAt = -Infinity;
+  private rapidRenewals = 0;
+  /** A resync started by numbering gone wrong is running: another is not started on top of it. */
+  private renumberResync: Promise<void> | undefined;
 
   constructor(private readonly options: GatewayConnectionOptions) {}
 
@@ -274,6 +306,7 @@ export class GatewayConnection {
       const subscriptions: Subscription[] = [];
       const end = (error: unknown) => subscriber.error(error);
       const keep = (s: Subscription) => subscriptions.push(s);
+      const socket: SocketState = { greeted: false };
       // A server that accepts TCP but never upgrades, or upgrades but never completes the handshake, is as dead as one that refuses.
       subscriptions.push(
         timer(this.options.requestTimeoutMs, this.options.scheduler).subscribe(() => {
@@ -284,14 +317,15 @@ export class GatewayConnection {
         factory(this.options.url()).subscribe({
           next: (signal) => {
             if (typeof signal === 'string') {
-              this.onFrame(signal, end, keep);
+              this.onFrame(signal, end, keep, socket);
             } else if (signal.type === 'open') {
               this.transport = signal.transport;
             } else if (signal.type === 'message') {
-              this.onFrame(signal.data, end, keep);
+              this.onFrame(signal.data, end, keep, socket);
             } else {
               const info = closeCodeInfo(signal.code);
-              end(new AttemptEnded(signal.code, signal.reason, info.action));
+              // A close reason is the server's text: it may echo a secret, and it reaches lifecycle$ and errors.
+              end(new AttemptEnded(signal.code, this.redacted(signal.reason), info.action));
             }
           },
           error: end,
@@ -312,7 +346,11 @@ export class GatewayConnection {
     });
   }
 
-  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void): void {
+  private redacted(text: string): string {
+    return this.options.redactor ? this.options.redactor.redact(text) : text;
+  }
+
+  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
     const frame = decodeFrame(text);
     if (frame instanceof ProtocolError) {
       this.options.report(frame);
@@ -323,8 +361,12 @@ export class GatewayConnection {
       case 'unknown_event':
       case 'invalid_event': {
         const seq = frame.kind === 'event' ? frame.event.seq : frame.seq;
-        if (seq <= this.lastSeq) return; // already delivered (a replay overlapping what we had)
-        if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
+        if (seq === this.lastSeq) return; // already delivered (a replay overlapping what we had)
+        if (seq < this.lastSeq || seq > this.lastSeq + GATEWAY_LIMITS.maxSeqJump) {
+          // Numbering gone backwards or far ahead cannot be replayed: dropping every later event would lose them all.
+          // Follow the server's numbering from here, and fetch again what may have been missed.
+          this.renumber(seq);
+        } else if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
           // Something was skipped: reconnect and resume from the last event we have, which replays the gap.
           end(new AttemptEnded(4000, `event ${this.lastSeq + 1} is missing (got ${seq})`, 'resume'));
           return;
@@ -344,9 +386,17 @@ export class GatewayConnection {
         return;
       }
       case 'hello': {
+        if (socket.greeted) {
+          // A second hello must not start the handshake (or the heartbeat) again.
+          this.options.report(new ProtocolError('the server sent hello again on the same connection (ignored)', text));
+          return;
+        }
+        socket.greeted = true;
+        const interval = checkWait(frame.hello.heartbeat_interval_ms, GATEWAY_LIMITS.heartbeatIntervalMs, 'the heartbeat interval of hello');
+        if (interval.problem) this.options.report(new ProtocolError(interval.problem, text));
         // Heartbeats bypass everything else that is sent, so a busy client never starves them.
         const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
-        const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
+        const beat$ = heartbeat(ping, interval.ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
         keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
         return;
       }
@@ -354,6 +404,13 @@ export class GatewayConnection {
         const pending = this.pending.get(frame.cid);
         if (!pending) return; // a reply we stopped waiting for
         this.pending.delete(frame.cid);
+        const problem = pending.expect === undefined || frame.op === pending.expect ? replyProblem(frame.op, frame.payload) : undefined;
+        if (problem !== undefined) {
+          // A malformed acknowledgement is not a success: the request fails, and the error stream hears of it.
+          const malformed = new ProtocolError(`${pending.op} was answered with a malformed ${frame.op}: ${problem}`, text);
+          this.options.report(malformed);
+          return pending.subscriber.error(malformed);
+        }
         if (pending.expect === undefined) pending.subscriber.next({ op: frame.op, payload: frame.payload });
         else if (frame.op === pending.expect) pending.subscriber.next(frame.payload);
         else return pending.subscriber.error(new ProtocolError(`${pending.op} was answered with ${frame.op}`));
@@ -362,7 +419,15 @@ export class GatewayConnection {
       }
       case 'error': {
         const pending = frame.cid === undefined ? undefined : this.pending.get(frame.cid);
-        const error = new GatewayError({ ...frame.error, op: pending?.op ?? 'frame' });
+        const given = frame.error;
+        let retryAfter = given.retry_after_ms;
+        if (given.code === 'rate_limited') {
+          const wait = checkWait(given.retry_after_ms, GATEWAY_LIMITS.retryAfterMs, 'retry_after_ms of a rate_limited reply');
+          if (wait.problem) this.options.report(new ProtocolError(wait.problem, text));
+          retryAfter = wait.ms;
+        }
+        const error = new GatewayError({ ...given, ...(retryAfter !== undefined ? { retry_after_ms: retryAfter } : {}), op: pending?.op ?? 'frame' });
+        this.options.redactor?.redactError(error);
         if (!pending) {
           this.options.report(error);
           return;
@@ -420,21 +485,33 @@ export class GatewayConnection {
       this.lifecycle$.next({ type: 'reconnected', sessionId, resumed, replayed, downtimeMs: Math.max(0, this.options.scheduler.now() - this.disconnectedAt) });
     }
     const reason = this.resyncReason;
-    if (reason !== undefined && !first) {
-      this.resyncReason = undefined;
-      const resync = this.options.onResync?.(reason) ?? Promise.resolve();
-      resync.then(
-        () => this.lifecycle$.next({ type: 'resync', reason }),
-        (error: unknown) => {
-          // Cancelled by closeSocket(): nothing failed that anyone still waits for.
-          if (error instanceof ClosedError) return;
-          this.options.report(new ConnectionError(`resynchronising after a lost session failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false }));
-          this.lifecycle$.next({ type: 'resync', reason });
-        },
-      );
-    } else {
-      this.resyncReason = undefined;
-    }
+    this.resyncReason = undefined;
+    if (reason !== undefined && !first) void this.resync(reason);
+  }
+
+  /** Fetches the state again (events may have been missed), then announces `resync`; a failure is reported. */
+  private resync(reason: string): Promise<void> {
+    const resync = this.options.onResync?.(reason) ?? Promise.resolve();
+    return resync.then(
+      () => this.lifecycle$.next({ type: 'resync', reason }),
+      (error: unknown) => {
+        // Cancelled by closeSocket(): nothing failed that anyone still waits for.
+        if (error instanceof ClosedError) return;
+        this.options.report(new ConnectionError(`resynchronising after a lost session failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false }));
+        this.lifecycle$.next({ type: 'resync', reason });
+      },
+    );
+  }
+
+  /** The server's event numbering went backwards or leapt ahead: report it, follow it, and resynchronise once at a time. */
+  private renumber(seq: number): void {
+    const direction = seq < this.lastSeq ? 'went backwards' : 'jumped ahead';
+    this.options.report(new ProtocolError(`the event numbering ${direction} (event ${seq} after ${this.lastSeq}); following it and fetching the state again`));
+    this.lastSeq = seq;
+    if (this.renumberResync) return;
+    this.renumberResync = this.resync(`the event numbering ${direction}`).finally(() => {
+      this.renumberResync = undefined;
+    });
   }
 
   /** Decides what follows a failed attempt: a delay before the next one, or the end. */
@@ -449,9 +526,10 @@ export class GatewayConnection {
       // The token was refused outright; with the API key the client can start over once before giving up.
       this.reauthenticated = true;
       this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
+      const rapid = this.noteRenewal();
       return from(this.options.reauthenticate()).pipe(
-        map(() => 0),
         catchError((error: unknown) => throwError(() => new ConnectionError(`the gateway refused the token and authenticating again failed: ${error instanceof Error ? error.message : String(error)}`, { closeCode: 4003, fatal: true, cause: error }))),
+        switchMap(() => (rapid ? this.nextDelay$(ended) : of(0))),
       );
     }
     if (ended.action === 'fatal') {
@@ -459,14 +537,18 @@ export class GatewayConnection {
     }
     this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
     if (ended.action === 'refresh') {
-      // `retry` needs a value to try again, so the refresh's result is mapped to one.
+      // A server that keeps closing with "expired" right after a refresh is not fixed by refreshing faster:
+      // a renewal soon after the last one goes through the same backoff as any other failure.
+      const rapid = this.noteRenewal();
       return from(this.options.refreshToken()).pipe(
-        map(() => 0),
+        map(() => true),
         catchError((refreshError: unknown) =>
           refreshError instanceof AuthenticationError
             ? throwError(() => new ConnectionError(`the session expired and could not be renewed: ${refreshError.message}`, { closeCode: ended.code, fatal: true, cause: refreshError }))
-            : this.nextDelay$(ended),
+            : of(false),
         ),
+        // `retry` needs a value to try again.
+        switchMap((renewed) => (renewed && !rapid ? of(0) : this.nextDelay$(ended))),
       );
     }
     if (ended.action === 'reconnect') {
@@ -474,6 +556,15 @@ export class GatewayConnection {
       this.forgetSession();
     }
     return this.nextDelay$(ended);
+  }
+
+  /** Records a token renewal after a close; true when it follows the previous one closely (then it backs off). */
+  private noteRenewal(): boolean {
+    const now = this.options.scheduler.now();
+    const rapid = now - this.lastRenewalAt < GATEWAY_LIMITS.renewalCalmMs;
+    this.rapidRenewals = rapid ? this.rapidRenewals + 1 : 0;
+    this.lastRenewalAt = now;
+    return rapid;
   }
 
   private nextDelay$(ended: AttemptEnded): Observable<unknown> {
@@ -484,7 +575,9 @@ export class GatewayConnection {
         () => new ConnectionError(`could not connect to the gateway after ${this.attempts} attempts; last: ${ended.message}`, { closeCode: ended.code, fatal: true }),
       );
     }
-    return timer(backoffDelay(this.attempts - 1, this.options.reconnect, this.options.random), this.options.scheduler);
+    // Renewals that do not help grow the delay even when the server lets each connection become ready first.
+    const step = Math.max(this.attempts - 1, this.rapidRenewals - 1);
+    return timer(backoffDelay(step, this.options.reconnect, this.options.random), this.options.scheduler);
   }
 
   private classify(error: unknown): AttemptEnded {

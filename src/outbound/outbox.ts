@@ -4,6 +4,7 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { QueueFullError } from '../errors/queue-full-error.js';
 import { RateLimitError } from '../errors/rate-limit-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
 import { type GatewayReplyPayload, type GatewayRequestOp, type GatewayRequestPayload } from '../gateway/protocol.js';
 import { TokenBucket } from './rate-limiter.js';
 
@@ -21,6 +22,10 @@ export interface OutboxOptions {
   requestTimeoutMs: number;
   /** Times one action is retried after the server answered `rate_limited`, before it fails with a RateLimitError. */
   rateLimitRetries: number;
+  /** Longest `retry_after_ms` waited for; a server asking for longer fails the action with a RateLimitError at once. */
+  maxRetryAfterMs: number;
+  /** Longest time an action waits in the queue (the connection down, a long rate limit) before it fails with a TimeoutError. */
+  maxWaitMs: number;
 }
 
 /** Default outbox settings. */
@@ -31,6 +36,8 @@ export const OUTBOX_DEFAULTS: OutboxOptions = Object.freeze({
   maxInFlight: 16,
   requestTimeoutMs: 15_000,
   rateLimitRetries: 5,
+  maxRetryAfterMs: 60_000,
+  maxWaitMs: 300_000,
 });
 
 /** Counters of the outbox. */
@@ -62,6 +69,10 @@ interface Entry {
   readonly reject: (error: unknown) => void;
   attempt: Subscription | undefined;
   rateLimited: number;
+  /** scheduler.now() when it was queued: it fails once it has waited `maxWaitMs`. */
+  readonly queuedAt: number;
+  /** It went out at least once: the server may have stored it even without an acknowledgement. */
+  sent: boolean;
 }
 
 /** Ops that carry an idempotency key, so a resend after a drop is stored once. */
@@ -112,6 +123,10 @@ export class Outbox {
   private pumping = false;
   private pumpAgain = false;
   private wake: Subscription | undefined;
+  /** Fires when the oldest waiting action has waited `maxWaitMs`. */
+  private expiry: Subscription | undefined;
+  /** Set while new actions are refused (before login, after closeSocket): what each is refused with. */
+  private refusal: ((op: GatewayRequestOp) => unknown) | undefined;
   private readonly readiness: Subscription;
   /** queued, in flight, sent, failed — after every change. */
   readonly stats$: Observable<OutboxStats> = this.stats.asObservable();
@@ -139,13 +154,53 @@ export class Outbox {
    */
   enqueue<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>): Promise<GatewayReplyPayload<K>> {
     if (this.closed) return Promise.reject(new ClosedError(op));
+    if (this.refusal) return Promise.reject(this.refusal(op));
     if (this.queue.length >= this.options.maxQueued) return Promise.reject(new QueueFullError(this.options.maxQueued));
     const keyed =
       IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
-      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0 });
+      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0, queuedAt: this.scheduler.now(), sent: false });
       this.pump(); // publishes the new counts
     });
+  }
+
+  /** Refuses new actions with `reason` (each is rejected at once) until {@link accept} is called; queued ones are left alone. */
+  refuse(reason: (op: GatewayRequestOp) => unknown): void {
+    this.refusal = reason;
+  }
+
+  /** Takes new actions again after {@link refuse}. */
+  accept(): void {
+    this.refusal = undefined;
+  }
+
+  /** Keeps one timer at the deadline of the oldest waiting action (the queue is oldest first). */
+  private armExpiry(): void {
+    const oldest = this.queue[0];
+    if (!oldest || this.closed) {
+      this.expiry?.unsubscribe();
+      this.expiry = undefined;
+      return;
+    }
+    if (this.expiry && !this.expiry.closed) return;
+    this.expiry = this.scheduler.schedule(() => {
+      this.expiry = undefined;
+      this.expireWaiting();
+    }, Math.max(0, oldest.queuedAt + this.options.maxWaitMs - this.scheduler.now()));
+  }
+
+  /** Fails every action that has waited `maxWaitMs`, so no caller waits without end for a connection that does not come back. */
+  private expireWaiting(): void {
+    const now = this.scheduler.now();
+    const expired = this.queue.filter((entry) => entry.queuedAt + this.options.maxWaitMs <= now);
+    if (expired.length === 0) return this.pump();
+    for (const entry of expired) this.queue.splice(this.queue.indexOf(entry), 1);
+    this.failed += expired.length;
+    for (const entry of expired) {
+      const what = entry.sent ? `${entry.op} (sent once; its outcome is unknown)` : `${entry.op} waiting in the outbox`;
+      entry.reject(new TimeoutError(what, this.options.maxWaitMs));
+    }
+    this.pump();
   }
 
   /** Starts as many waiting actions as the connection, the in-flight bound and the rate allow. */
@@ -170,6 +225,7 @@ export class Outbox {
     const holdMs = this.heldUntil - this.scheduler.now();
     if (holdMs > 0) {
       this.wakeIn(holdMs);
+      this.armExpiry();
       this.publish();
       return;
     }
@@ -180,6 +236,7 @@ export class Outbox {
       }
       this.send(this.queue.shift()!);
     }
+    this.armExpiry();
     this.publish();
   }
 
@@ -193,6 +250,7 @@ export class Outbox {
 
   private send(entry: Entry): void {
     this.inFlight.add(entry);
+    entry.sent = true;
     entry.attempt = this.transport.request$(entry.op, entry.payload, this.options.requestTimeoutMs).subscribe({
       next: (reply) => this.settle(entry, () => entry.resolve(reply), 'sent'),
       error: (error: unknown) => {
@@ -206,7 +264,8 @@ export class Outbox {
         }
         if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
           entry.rateLimited += 1;
-          if (entry.rateLimited <= this.options.rateLimitRetries) {
+          const tooLong = (error.retryAfterMs ?? 0) > this.options.maxRetryAfterMs;
+          if (entry.rateLimited <= this.options.rateLimitRetries && !tooLong) {
             // The server asked us to wait: hold everything (order is kept) and try this action again first.
             const wait = error.retryAfterMs ?? 1000;
             this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
@@ -249,15 +308,18 @@ export class Outbox {
    * Rejects everything waiting or in flight (with a ClosedError, or what
    * `reason` makes for each op); the outbox stays usable for new actions.
    */
-  cancelAll(reason: (op: GatewayRequestOp) => unknown = (op) => new ClosedError(op)): void {
+  cancelAll(reason: (op: GatewayRequestOp, sent: boolean) => unknown = (op, sent) => new ClosedError(op, 'the client was closed', sent ? 'unknown' : 'not_performed')): void {
     this.wake?.unsubscribe();
+    this.expiry?.unsubscribe();
+    this.expiry = undefined;
     this.heldUntil = 0;
     const pending = [...this.inFlight, ...this.queue];
     this.inFlight.clear();
     this.queue.length = 0;
     for (const entry of pending) {
       entry.attempt?.unsubscribe();
-      entry.reject(reason(entry.op));
+      // One that went out may be stored already: its caller learns the outcome is unknown, not that it was cancelled.
+      entry.reject(reason(entry.op, entry.sent));
     }
     this.failed += pending.length;
     this.publish();

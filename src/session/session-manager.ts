@@ -7,7 +7,7 @@ import { Session } from './session.js';
 
 /** Settings of a {@link SessionManager}. */
 export interface SessionManagerOptions {
-  /** The app (bot) id sent with the API key when authenticating. */
+  /** The app (bot) id sent with the API key when authenticating (optional: the key alone identifies the account). */
   appId?: string;
   /** The API key, so a restored session whose refresh token has died can authenticate again. */
   apiKey?: string;
@@ -50,7 +50,7 @@ export class SessionManager {
   /** Exchanges the API key for a new session and keeps it. A refused key is an {@link AuthenticationError}. */
   async authenticate(apiKey: string): Promise<Session> {
     try {
-      const response = await this.apiClient.authenticate(apiKey, this.options.appId ?? '');
+      const response = await this.apiClient.authenticate(apiKey, this.options.appId);
       this.#apiKey = apiKey;
       const session = new Session(response);
       this.set(session);

@@ -28,8 +28,21 @@ function withRoles(members: Members, clanId: string, roleId: string, add: readon
   return next === clan ? members : members.set(clanId, next);
 }
 
-/** Clan memberships: listings, joins and removals, role assignments, and nicknames seen on messages. */
-export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext): Members {
+/** Clans the cache holds: a member is added on an event only for one of them (a hostile server cannot grow the map without end). */
+interface KnownClans {
+  has(clanId: string): boolean;
+}
+
+/** A member learned from an event: added to its clan's list, started when the clan is cached but its list was never loaded. */
+function withMember(members: Members, clans: KnownClans, clanId: string, member: MemberState): Members {
+  const clan = members.get(clanId);
+  if (clan) return members.set(clanId, clan.set(member.user_id, member));
+  // The list stays partial until loaded; without the member a listener could not find who it is told about.
+  return clans.has(clanId) ? members.set(clanId, PersistentMap.empty<MemberState>().set(member.user_id, member)) : members;
+}
+
+/** Clan memberships: listings, joins and removals, role assignments, and members seen on events and messages. */
+export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext, clans: KnownClans = { has: () => false }): Members {
   switch (action.type) {
     case 'sync/members': {
       const entries = action.members.map((m) => [m.user.id, memberFromApi(m)] as const);
@@ -37,10 +50,9 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       return members.set(action.clanId, base.setMany(entries));
     }
     case Events.AddClanUser: {
-      const clan = members.get(action.data.clan_id);
-      // Membership lists are loaded on demand; an unloaded clan stays unloaded.
-      if (!clan || clan.has(action.data.user.user_id)) return members;
-      return members.set(action.data.clan_id, clan.set(action.data.user.user_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] })));
+      // The caches include the new member before any listener runs (SPEC §6 rule 2).
+      if (members.get(action.data.clan_id)?.has(action.data.user.user_id)) return members;
+      return withMember(members, clans, action.data.clan_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] }));
     }
     case Events.UserClanRemoved: {
       const { clan_id: clanId, user_ids: ids } = action.data;
@@ -62,7 +74,9 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
     case Events.ChannelMessage: {
       const m = action.data;
       const member = members.get(m.clan_id)?.get(m.sender_id);
-      if (!member || (member.clan_nick === m.clan_nick && member.clan_avatar === m.clan_avatar)) return members;
+      // A sender writing in a clan is one of its members: listeners find them in clan.users.
+      if (!member) return m.sender_id ? withMember(members, clans, m.clan_id, frozen({ user_id: m.sender_id, clan_nick: m.clan_nick ?? '', clan_avatar: m.clan_avatar ?? '', role_ids: [] })) : members;
+      if (member.clan_nick === m.clan_nick && member.clan_avatar === m.clan_avatar) return members;
       return members.set(m.clan_id, members.get(m.clan_id)!.set(m.sender_id, frozen({ ...member, clan_nick: m.clan_nick, clan_avatar: m.clan_avatar })));
     }
     case 'sync/clans':
