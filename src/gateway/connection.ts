@@ -509,9 +509,10 @@ export class GatewayConnection {
     this.options.report(new ProtocolError(`the event numbering ${direction} (event ${seq} after ${this.lastSeq}); following it and fetching the state again`));
     this.lastSeq = seq;
     if (this.renumberResync) return;
-    this.renumberResync = this.resync(`the event numbering ${direction}`).finally(() => {
+    const done = () => {
       this.renumberResync = undefined;
-    });
+    };
+    this.renumberResync = this.resync(`the event numbering ${direction}`).then(done, done);
   }
 
   /** Decides what follows a failed attempt: a delay before the next one, or the end. */
