@@ -85,9 +85,8 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
     return error ? { kind: 'error', cid, error } : new ProtocolError('an error frame has no code and message', text);
   }
   if (op === 'hello') {
-    if (!isRecord(payload) || typeof payload.heartbeat_interval_ms !== 'number' || payload.heartbeat_interval_ms <= 0) {
-      return new ProtocolError('hello has no heartbeat interval', text);
-    }
+    // An interval that is there but absurd (0, negative, a string) is the connection's to clamp and report.
+    if (!isRecord(payload) || !('heartbeat_interval_ms' in payload)) return new ProtocolError('hello has no heartbeat interval', text);
     return { kind: 'hello', hello: payload as unknown as HelloPayload };
   }
   if (cid === undefined) return new ProtocolError(`a ${shown(op)} frame has neither seq nor cid`, text);

@@ -142,7 +142,21 @@ export class HostilePlatform {
     }
     if (method === 'GET' && path.startsWith('/v2/users/')) return { status: 200, body: { id: decodeURIComponent(path.slice(10)), username: 'someone' } };
     if (method === 'POST' && path === '/v2/session/logout') return { status: 200, body: { ok: true } };
+    if (method === 'POST' && path === '/zk/prove') return { status: 200, body: { data: { proof: 'fake-proof', public_input: 'fake-input' } } };
+    if (method === 'POST' && path === '/mmn') return { status: 200, body: this.rpc(request.body, { ok: true, tx_hash: 'fake-tx', error: '' }) };
     return { status: 404, body: { code: 'not_found', message: `no route ${method} ${path}` } };
+  }
+
+  /** A JSON-RPC answer of the token network: a nonce of 0, a balance, and `addtx` for a transaction. */
+  rpc(body: unknown, addtx: { ok: boolean; tx_hash: string; error: string }): unknown {
+    const { id, method, params } = (body ?? {}) as { id?: unknown; method?: string; params?: { address?: string; tag?: string } };
+    const address = params?.address ?? '';
+    const results: Record<string, unknown> = {
+      'account.getcurrentnonce': { address, nonce: 0, tag: params?.tag ?? 'pending' },
+      'account.getaccount': { address, balance: '1000000000', nonce: 0 },
+      'tx.addtx': addtx,
+    };
+    return { jsonrpc: '2.0', id, result: results[method ?? ''] ?? null };
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
