@@ -259,6 +259,7 @@ export class Outbox {
           this.ready = false;
           this.inFlight.delete(entry);
           this.requeue(entry);
+          this.armExpiry();
           this.publish();
           return;
         }
