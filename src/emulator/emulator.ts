@@ -64,7 +64,7 @@ export class Emulator extends WorldControls {
     const ledger = new Ledger(prover);
     this.ctx = { world, hub, ids: new IdGenerator(), ledger, options: this.options };
     this.tokens = new TokenService(secret, () => ({ access: this.options.tokenTtlSeconds, refresh: this.options.refreshTokenTtlSeconds }));
-    this.wire = new WireLog(this.options.wireLogSize);
+    this.wire = new WireLog(this.options.wireLogSize, this.options.wireLogBytes);
     ledger.onTransfer((tx, extra) => announceTransfer(this.ctx, tx, extra));
     this.gateway = new GatewayServer({ platform: this.ctx, tokens: this.tokens, wire: this.wire, log });
     const services: HttpServices = {

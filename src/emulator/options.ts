@@ -36,6 +36,12 @@ export interface EmulatorOptions {
   maxMessagesPerChannel?: number;
   /** Entries kept in `emu.wire`; 0 turns the log off. */
   wireLogSize?: number;
+  /** Bytes of bodies and frames kept in `emu.wire` at most; the oldest entries go first. */
+  wireLogBytes?: number;
+  /** Bytes waiting to be written to a gateway socket past which the emulator stops reading that client. */
+  slowSocketBytes?: number;
+  /** Bytes waiting to be written to a gateway socket past which the socket is cut (the session stays resumable). */
+  maxSocketBufferBytes?: number;
   /** Idempotency keys remembered per user. */
   idempotencyKeys?: number;
   /** Requests (every op but ping) allowed per socket per second, as a token bucket; null for no limit. */
@@ -69,6 +75,9 @@ export const EMULATOR_DEFAULTS = {
   maxPayloadBytes: 1024 * 1024,
   maxMessagesPerChannel: 10_000,
   wireLogSize: 10_000,
+  wireLogBytes: 8 * 1024 * 1024,
+  slowSocketBytes: 8 * 1024 * 1024,
+  maxSocketBufferBytes: 64 * 1024 * 1024,
   idempotencyKeys: 10_000,
   gatewayRateLimit: null,
   compat: false,

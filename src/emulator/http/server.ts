@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiErrorBody, ApiErrorCode } from '../../model/api.js';
 import { EmulatorError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../json-depth.js';
 import type { WireLog } from '../wire-log.js';
 import { maskPath, maskSecrets } from '../wire-log.js';
 import type { HttpFaults } from './faults.js';
@@ -111,6 +112,7 @@ export class HttpServer {
     let status = 500;
     let userId: string | undefined;
     let body: unknown;
+    let bodyBytes = 0;
     // Pages (the web console) are not API traffic: they stay out of the wire log.
     let page = false;
     try {
@@ -146,13 +148,16 @@ export class HttpServer {
         auth = { claims, user };
       }
       const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, this.deps.maxBodyBytes));
+      bodyBytes = raw.length;
       if (raw.length > 0) {
         const type = req.headers['content-type'] ?? '';
         if (!route.lenientJson && !type.toLowerCase().startsWith('application/json')) {
           throw new EmulatorError(415, 'unsupported_media_type', 'send the body as application/json');
         }
+        const text = raw.toString('utf8');
+        if (nestedTooDeep(text)) throw EmulatorError.badRequest(`the body nests deeper than ${MAX_JSON_DEPTH} levels`);
         try {
-          body = JSON.parse(raw.toString('utf8'));
+          body = JSON.parse(text);
         } catch {
           if (!route.lenientJson) throw EmulatorError.badRequest('the body is not valid JSON');
         }
@@ -187,7 +192,7 @@ export class HttpServer {
         status,
         ...(userId ? { userId } : {}),
         ...(body !== undefined ? { body: maskSecrets(body) } : {}),
-      });
+      }, bodyBytes);
     }
   }
 }
