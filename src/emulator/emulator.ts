@@ -59,7 +59,7 @@ export class Emulator extends WorldControls {
     this.publicUrl = options.publicUrl;
     const log = options.log ?? (() => {});
     const world = new World(this.options.maxMessagesPerChannel);
-    const hub = new Hub(world, this.options.resumeBufferSize);
+    const hub = new Hub(world, this.options.resumeBufferSize, this.options.maxSessionsPerUser);
     const prover = new Prover(secret);
     const ledger = new Ledger(prover);
     this.ctx = { world, hub, ids: new IdGenerator(), ledger, options: this.options };

@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   resumeWindowMs?: number;
   /** Events kept per gateway session for resume. */
   resumeBufferSize?: number;
+  /** Gateway sessions kept per user; past it the longest-detached ones are dropped before their resume window ends. */
+  maxSessionsPerUser?: number;
   /** Frames larger than this get a `payload_too_large` error reply. */
   maxFrameBytes?: number;
   /** Frames and HTTP bodies larger than this are cut off (close 1009 / 413). */
@@ -71,6 +73,7 @@ export const EMULATOR_DEFAULTS = {
   handshakeTimeoutMs: 10_000,
   resumeWindowMs: 120_000,
   resumeBufferSize: 10_000,
+  maxSessionsPerUser: 64,
   maxFrameBytes: 256 * 1024,
   maxPayloadBytes: 1024 * 1024,
   maxMessagesPerChannel: 10_000,

@@ -240,9 +240,6 @@ export class GatewayServer {
       platform,
       conn,
       start: () => {
-        // A start on a socket that already had a session abandons that one: it becomes resumable for the
-        // resume window and is then dropped (kept attached, it would never be swept and would get every event).
-        this.abandonSession(conn);
         const session = platform.hub.createSession(conn.userId);
         session.sink = conn;
         conn.session = session;
@@ -264,7 +261,6 @@ export class GatewayServer {
         if ('reason' in replay) return failed(replay.reason);
         const previous = session.sink;
         if (previous && previous !== conn) previous.close(4010, 'another connection resumed this session');
-        if (conn.session !== session) this.abandonSession(conn);
         session.sink = conn;
         session.detachedAt = undefined;
         conn.session = session;
@@ -273,16 +269,6 @@ export class GatewayServer {
         return { session_id: session.id, seq: session.seq, replayed: replay.frames.length };
       },
     };
-  }
-
-  /** Detaches the connection's current session (if any), starting its resume window. */
-  private abandonSession(conn: Connection): void {
-    const session = conn.session;
-    if (session && session.sink === conn) {
-      session.sink = undefined;
-      session.detachedAt = Date.now();
-    }
-    conn.session = undefined;
   }
 
   private takeToken(conn: Connection): boolean {
