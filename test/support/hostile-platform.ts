@@ -51,8 +51,9 @@ export class FakeSocket {
     this.send({ cid: request.cid, [op]: payload });
   }
 
+  /** Closes with a code and reason (the reason cut to the 123 bytes a close frame holds). */
   close(code: number, reason = ''): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.close(code, reason);
+    if (this.ws.readyState === this.ws.OPEN) this.ws.close(code, Buffer.from(reason).subarray(0, 123).toString());
   }
 }
 
