@@ -126,7 +126,7 @@ export class Outbox {
   /** Fires when the oldest waiting action has waited `maxWaitMs`. */
   private expiry: Subscription | undefined;
   /** Set while new actions are refused (before login, after closeSocket): what each is refused with. */
-  private refusal: ((op: GatewayRequestOp) => unknown) | undefined;
+  private refusal: ((op: GatewayRequestOp) => Error) | undefined;
   private readonly readiness: Subscription;
   /** queued, in flight, sent, failed — after every change. */
   readonly stats$: Observable<OutboxStats> = this.stats.asObservable();
@@ -165,7 +165,7 @@ export class Outbox {
   }
 
   /** Refuses new actions with `reason` (each is rejected at once) until {@link accept} is called; queued ones are left alone. */
-  refuse(reason: (op: GatewayRequestOp) => unknown): void {
+  refuse(reason: (op: GatewayRequestOp) => Error): void {
     this.refusal = reason;
   }
 

@@ -62,7 +62,7 @@ function operations(client: ServiceClient, w: World, held: { message: Message | 
   if (channel) {
     ops['channel.send'] = () => channel.send('hi');
     ops['channel.sendEphemeral'] = () => channel.sendEphemeral(w.alice.id, 'psst');
-    ops['channel.addQuickMenuAccess'] = () => channel.addQuickMenuAccess({ menu_name: 'm', action_msg: 'a' } as never);
+    ops['channel.addQuickMenuAccess'] = () => channel.addQuickMenuAccess({ menu_name: 'm', action_msg: 'a' });
     ops['channel.deleteQuickMenuAccess'] = () => channel.deleteQuickMenuAccess();
     ops['channel.playMedia'] = () => channel.playMedia('https://x.test/a.mp3', 'p', 'P', 'a');
     ops['channel.messages.fetch'] = () => channel.messages.fetch('1');
@@ -71,7 +71,7 @@ function operations(client: ServiceClient, w: World, held: { message: Message | 
     ops['clan.loadChannels'] = () => clan.loadChannels();
     ops['clan.loadMembers'] = () => clan.loadMembers();
     ops['clan.listChannelVoiceUsers'] = () => clan.listChannelVoiceUsers();
-    ops['clan.updateRole'] = () => clan.updateRole('1', { title: 'x' } as never);
+    ops['clan.updateRole'] = () => clan.updateRole('1', { title: 'x' });
     ops['clan.listRoles'] = () => clan.listRoles();
   }
   if (user) {

@@ -53,7 +53,7 @@ describe('caches are updated before listeners (SPEC §6 rule 2)', () => {
     });
     client.onChannelMessage((message) => order.push(`message ${message.content.t ?? ''}`));
     w.emu.addClanMember(other.id, w.bot.botId);
-    await w.emu.as(w.alice.id).send(w.general, 'right after');
+    w.emu.as(w.alice.id).send(w.general, 'right after');
     await until(() => order.length === 2, 'both events');
     expect(seen).toEqual([{ clan: 'Clan B', channels: [other.welcome_channel_id, extra.channel_id].sort() }]);
     expect(order).toEqual([`added ${other.id}`, 'message right after']);
@@ -71,7 +71,7 @@ describe('caches are updated before listeners (SPEC §6 rule 2)', () => {
       const member = client.clans.get(message.clan_id)?.users.get(message.sender_id);
       seen.push({ username: member?.username, nick: member?.clan_nick });
     });
-    await w.emu.as(w.bob.id).send(w.general, 'hello');
+    w.emu.as(w.bob.id).send(w.general, 'hello');
     await until(() => seen.length === 1, 'the message');
     expect(seen).toEqual([{ username: 'bob', nick: 'bobby' }]);
   });

@@ -184,7 +184,7 @@ export class HostilePlatform {
     ws.on('message', (data) => {
       let frame: ClientFrame;
       try {
-        frame = JSON.parse(String(data)) as ClientFrame;
+        frame = JSON.parse((data as Buffer).toString('utf8')) as ClientFrame;
       } catch {
         return;
       }
