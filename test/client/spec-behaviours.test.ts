@@ -8,6 +8,7 @@ import { asyncScheduler } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceApi, ServiceClient, Session, SessionManager, ValidationError, type AddClanUserEvent, type ChannelMessage } from '../../src/index.js';
 import { until } from '../helpers/client.js';
+import { thrownBy } from '../helpers/property.js';
 import { Tracker } from './support.js';
 
 const t = new Tracker();
@@ -99,14 +100,7 @@ describe('Session.restore accepts a session stored the usual ways', () => {
   });
 
   it('a copy without tokens from elsewhere is a ValidationError naming the token', () => {
-    const error = (() => {
-      try {
-        Session.restore({ user_id: 'u', restore_key: `rk_${'0'.repeat(32)}` });
-        return undefined;
-      } catch (e) {
-        return e;
-      }
-    })();
+    const error = thrownBy(() => Session.restore({ user_id: 'u', restore_key: `rk_${'0'.repeat(32)}` }), ValidationError);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]?.path).toBe('token');
   });
@@ -134,12 +128,7 @@ describe('config values from environment variables', () => {
     ['timeout', { timeout: '7000' }],
     ['reconnect.baseMs', { reconnect: { baseMs: Number.NaN } }],
   ])('%s given as %j is a ValidationError naming the field (never read as truthy)', (path, config) => {
-    let error: unknown;
-    try {
-      new ServiceClient({ ...base, ...(config as object) });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() => new ServiceClient({ ...base, ...(config as object) }), ValidationError);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.path)).toEqual([path]);
   });

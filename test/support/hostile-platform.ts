@@ -8,6 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { fakeJwt } from '../client/support.js';
+import { opOf as rawOpOf } from '../helpers/raw.js';
+import { rawText } from './ws-frames.js';
 
 /** The bot the fake platform logs in. */
 export const HOSTILE_BOT = { botId: '1840000000000000001', token: 'hostile-platform-api-key-0001' } as const;
@@ -59,7 +61,7 @@ export class FakeSocket {
 
 /** The op of a client frame (its one key besides cid). */
 export function opOf(frame: ClientFrame): string {
-  return Object.keys(frame).find((key) => key !== 'cid') ?? '';
+  return rawOpOf(frame) ?? '';
 }
 
 /** Answers of the fake gateway; each may be replaced. Returning true means "handled, skip the default". */
@@ -184,7 +186,7 @@ export class HostilePlatform {
     ws.on('message', (data) => {
       let frame: ClientFrame;
       try {
-        frame = JSON.parse((data as Buffer).toString('utf8')) as ClientFrame;
+        frame = JSON.parse(rawText(data)) as ClientFrame;
       } catch {
         return;
       }
