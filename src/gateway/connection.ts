@@ -51,8 +51,6 @@ import { openTransport, type Transport, type TransportSignal, type WebSocketLike
 
 /** Bounds on what the server decides for a connection. */
 export const GATEWAY_LIMITS = {
-  /** The `hello` heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported. */
-  heartbeatIntervalMs: { minMs: 10, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
   /**
    * `retry_after_ms` of a `rate_limited` reply: a value that is not a number or below the minimum is reported and
    * replaced; one above the outbox's `maxRetryAfterMs` fails the action there with a RateLimitError.
@@ -392,11 +390,11 @@ export class GatewayConnection {
           return;
         }
         socket.greeted = true;
-        const interval = checkWait(frame.hello.heartbeat_interval_ms, GATEWAY_LIMITS.heartbeatIntervalMs, 'the heartbeat interval of hello');
-        if (interval.problem) this.options.report(new ProtocolError(interval.problem, text));
+        // An absurd interval was replaced by the nearest bound (HELLO_LIMITS): the handshake goes on, and the error stream hears of it.
+        if (frame.problem) this.options.report(frame.problem);
         // Heartbeats bypass everything else that is sent, so a busy client never starves them.
         const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
-        const beat$ = heartbeat(ping, interval.ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
+        const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
         keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
         return;
       }
