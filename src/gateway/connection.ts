@@ -19,7 +19,6 @@ import {
   throwError,
   timer,
   type SchedulerLike,
-  type Subscriber,
   type Subscription,
 } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
@@ -46,6 +45,8 @@ import {
   type ResumeFailedPayload,
   type ResumedPayload,
 } from './protocol.js';
+import { PendingRequests } from './pending-requests.js';
+import { RenewalPacing } from './renewal-pacing.js';
 import { replyProblem } from './reply-checks.js';
 import { openTransport, type Transport, type TransportSignal, type WebSocketLike } from './transport.js';
 
@@ -115,16 +116,6 @@ interface SocketState {
   greeted: boolean;
 }
 
-interface Pending {
-  readonly op: string;
-  /** The reply op the caller expects; undefined when it reads the op itself. */
-  readonly expect: string | undefined;
-  readonly subscriber: Subscriber<unknown>;
-  /** scheduler.now() after which the request times out. */
-  readonly deadline: number;
-  readonly timeoutMs: number;
-}
-
 /**
  * One logical gateway connection over many sockets: connect → hello →
  * resume (or start) → ready, heartbeats, requests matched to replies by
@@ -143,24 +134,21 @@ export class GatewayConnection {
   private attempts = 0;
   private disconnectedAt = 0;
   private resyncReason: string | undefined;
-  private readonly pending = new Map<string, Pending>();
-  /** One timer for every pending request: it fires at the earliest deadline (no timer per request). */
-  private deadlineTimer: Subscription | undefined;
-  private deadlineAt = Infinity;
-  private nextCid = 1;
+  private readonly pending: PendingRequests;
   private loop: Subscription | undefined;
   /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
   private readonly fatal$ = new Subject<ClanstreamError>();
   /** The error that stopped the connection for good (a fatal close code, attempts used up, renewal refused). */
   readonly stopped$: Observable<ClanstreamError> = this.fatal$.pipe(filter((error) => !(error instanceof ClosedError)));
   private reauthenticated = false;
-  /** When the token was last renewed after a close, and how many renewals followed each other closely: their backoff. */
-  private lastRenewalAt = -Infinity;
-  private rapidRenewals = 0;
+  private readonly renewals: RenewalPacing;
   /** A resync started by numbering gone wrong is running: another is not started on top of it. */
   private renumberResync: Promise<void> | undefined;
 
-  constructor(private readonly options: GatewayConnectionOptions) {}
+  constructor(private readonly options: GatewayConnectionOptions) {
+    this.pending = new PendingRequests(options.scheduler);
+    this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
+  }
 
   /** Gateway session id of the current (or last) session. */
   get currentSessionId(): string | undefined {
@@ -249,46 +237,10 @@ export class GatewayConnection {
         subscriber.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
         return undefined;
       }
-      const cid = String(this.nextCid++);
-      const deadline = this.options.scheduler.now() + timeoutMs;
-      this.pending.set(cid, { op, expect, subscriber, deadline, timeoutMs });
-      this.armDeadline(deadline);
+      const cid = this.pending.add(op, expect, subscriber, timeoutMs);
       transport.send(JSON.stringify({ cid, [op]: payload }));
-      return () => {
-        this.pending.delete(cid);
-        // Nothing left to time out: no timer may keep the process alive.
-        if (this.pending.size === 0) this.disarmDeadline();
-      };
+      return () => this.pending.delete(cid);
     });
-  }
-
-  /** Makes the shared timer fire no later than `deadline`. */
-  private armDeadline(deadline: number): void {
-    if (this.deadlineTimer && !this.deadlineTimer.closed && this.deadlineAt <= deadline) return;
-    this.disarmDeadline();
-    this.deadlineAt = deadline;
-    this.deadlineTimer = this.options.scheduler.schedule(() => this.expireRequests(), Math.max(0, deadline - this.options.scheduler.now()));
-  }
-
-  private disarmDeadline(): void {
-    this.deadlineTimer?.unsubscribe();
-    this.deadlineTimer = undefined;
-    this.deadlineAt = Infinity;
-  }
-
-  /** Times out every request past its deadline, then waits for the next earliest one. */
-  private expireRequests(): void {
-    this.deadlineTimer = undefined;
-    this.deadlineAt = Infinity;
-    const now = this.options.scheduler.now();
-    let next = Infinity;
-    for (const [cid, p] of [...this.pending]) {
-      if (p.deadline <= now) {
-        this.pending.delete(cid);
-        p.subscriber.error(new TimeoutError(`gateway ${p.op}`, p.timeoutMs));
-      } else if (p.deadline < next) next = p.deadline;
-    }
-    if (next !== Infinity) this.armDeadline(next);
   }
 
   // ---------------- the connection loop ----------------
@@ -334,12 +286,7 @@ export class GatewayConnection {
         for (const s of subscriptions) s.unsubscribe();
         this.transport = undefined;
         this.ready = false;
-        const lost = new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false });
-        this.disarmDeadline();
-        for (const [cid, pending] of [...this.pending]) {
-          this.pending.delete(cid);
-          pending.subscriber.error(lost);
-        }
+        this.pending.failAll(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
       };
     });
   }
@@ -525,7 +472,7 @@ export class GatewayConnection {
       // The token was refused outright; with the API key the client can start over once before giving up.
       this.reauthenticated = true;
       this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
-      const rapid = this.noteRenewal();
+      const rapid = this.renewals.note();
       return from(this.options.reauthenticate()).pipe(
         catchError((error: unknown) => throwError(() => new ConnectionError(`the gateway refused the token and authenticating again failed: ${error instanceof Error ? error.message : String(error)}`, { closeCode: 4003, fatal: true, cause: error }))),
         switchMap(() => (rapid ? this.nextDelay$(ended) : of(0))),
@@ -538,7 +485,7 @@ export class GatewayConnection {
     if (ended.action === 'refresh') {
       // A server that keeps closing with "expired" right after a refresh is not fixed by refreshing faster:
       // a renewal soon after the last one goes through the same backoff as any other failure.
-      const rapid = this.noteRenewal();
+      const rapid = this.renewals.note();
       return from(this.options.refreshToken()).pipe(
         map(() => true),
         catchError((refreshError: unknown) =>
@@ -557,15 +504,6 @@ export class GatewayConnection {
     return this.nextDelay$(ended);
   }
 
-  /** Records a token renewal after a close; true when it follows the previous one closely (then it backs off). */
-  private noteRenewal(): boolean {
-    const now = this.options.scheduler.now();
-    const rapid = now - this.lastRenewalAt < GATEWAY_LIMITS.renewalCalmMs;
-    this.rapidRenewals = rapid ? this.rapidRenewals + 1 : 0;
-    this.lastRenewalAt = now;
-    return rapid;
-  }
-
   private nextDelay$(ended: AttemptEnded): Observable<unknown> {
     this.attempts += 1;
     const limit = this.everReady ? this.options.reconnect.maxAttempts : this.options.reconnect.loginAttempts;
@@ -575,7 +513,7 @@ export class GatewayConnection {
       );
     }
     // Renewals that do not help grow the delay even when the server lets each connection become ready first.
-    const step = Math.max(this.attempts - 1, this.rapidRenewals - 1);
+    const step = Math.max(this.attempts - 1, this.renewals.step);
     return timer(backoffDelay(step, this.options.reconnect, this.options.random), this.options.scheduler);
   }
 
