@@ -2,7 +2,8 @@
 // project's own boundaries, each as a rule instead of a script:
 // - the `clanstream` entry stays browser-safe: library code imports no Node built-in, no `ws`
 //   (isomorphic-ws instead) and none of the Node-only areas (emulator, CLI, testing, scale);
-// - no `any` and no console output in the library (errors go to streams, logs to a logger);
+// - no `any` and no console output in the library (errors go to streams, logs to a logger),
+//   except src/debug/stderr.ts: errors nobody handles, and debug output someone asked for;
 // - no focused tests.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -43,6 +44,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'error',
     },
+  },
+  {
+    // The one writer to the console (loud unhandled errors, requested debug output).
+    files: ['src/debug/stderr.ts'],
+    rules: { 'no-console': 'off' },
   },
   {
     // Plain JavaScript (the CLI launcher, scripts, this file) has no types to check.

@@ -1,5 +1,6 @@
 import { ofetch, type $Fetch } from 'ofetch';
 import { defer, from, lastValueFrom, map, Observable, retry, throwError, timeout, timer, finalize, type SchedulerLike } from 'rxjs';
+import type { DebugSink } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ClosedError } from '../errors/closed-error.js';
@@ -40,6 +41,8 @@ export interface RequestOptions {
   redactor?: SecretRedactor;
   /** Hears of answers that break the protocol without failing the request (an unreadable Retry-After). */
   report?: (error: ClanstreamError) => void;
+  /** Receives a debug event for every wait a 429 imposes. */
+  debug?: DebugSink;
 }
 
 /** Where to send a request and how to authenticate it, read at the moment of each attempt. */
@@ -196,7 +199,9 @@ export class HttpRequester {
           if (!(error instanceof ApiError)) return throwError(() => error);
           if (error.status === 429) {
             const wait = error.retryAfterMs ?? backoffDelay(attempt - 1, this.options, this.options.random);
-            return wait > this.options.maxRetryAfterMs ? throwError(() => error) : timer(wait, scheduler);
+            if (wait > this.options.maxRetryAfterMs) return throwError(() => error);
+            this.options.debug?.({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'http', route: spec.route, waitMs: wait });
+            return timer(wait, scheduler);
           }
           const transient = error.status === 0 || error.status >= 500;
           return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);

@@ -1,7 +1,8 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { ValidationError } from '../errors/validation-error.js';
-import type { Logger } from '../util/logger.js';
-import { silentLogger } from '../util/logger.js';
+import type { DebugSetting } from '../debug/switch.js';
+import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
+import type { LoggerLike } from '../util/logger.js';
 import type { WebSocketLike } from '../gateway/transport.js';
 import type { OutboxOptions } from '../outbound/outbox.js';
 import type { CacheLimits } from '../state/limits.js';
@@ -22,9 +23,13 @@ export interface ClientConfigDto {
   useSSL?: boolean;
   /** API request timeout, in ms. */
   timeout?: number;
-  /** Address of the money-network JSON-RPC API used for token transfers. */
+  /**
+   * Address of the money-network JSON-RPC API used for token transfers. When
+   * neither this nor `zkApiUrl` is set, the URLs the server advertises in the
+   * session (`mmn_url`, `zk_url`) are used, else the platform's defaults.
+   */
   mmnApiUrl?: string;
-  /** Address of the zero-knowledge proof API. */
+  /** Address of the zero-knowledge proof API (see `mmnApiUrl` for what applies when it is not set). */
   zkApiUrl?: string;
 
   /** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
@@ -41,8 +46,24 @@ export interface ClientConfigDto {
   scheduler?: SchedulerLike;
   /** Source of jitter, [0, 1). */
   random?: () => number;
-  /** Where clanstream logs; secrets are removed first. Silent by default. */
-  logger?: Logger;
+  /**
+   * Where clanstream logs (`console`, pino, winston…: an object with one or more of
+   * `error`, `warn`, `info`, `debug`); secrets are removed first. A logger
+   * receives every reported error at `warn`, so none is printed as unhandled.
+   */
+  logger?: LoggerLike;
+  /**
+   * Debug output (connection attempts, close codes, resumes, rate-limit waits,
+   * sync pages, outbox depth) to the logger's `debug`, or stderr without a
+   * logger: `true` for every topic, a list of topics, `false` for none. Unset,
+   * the environment decides: `CLANSTREAM_DEBUG=1` or `DEBUG=clanstream*`.
+   */
+  debug?: DebugSetting;
+  /**
+   * An error that reaches no `errors$` subscriber and no logger is printed to
+   * stderr (`'print'`, the default) or dropped (`'silent'`, an explicit opt-out).
+   */
+  unhandledErrors?: UnhandledErrors;
   /** WebSocket implementation (defaults to the platform's, through isomorphic-ws). */
   WebSocket?: WebSocketLike;
   /** fetch implementation for the REST API (defaults to the platform's). */
@@ -103,6 +124,8 @@ export interface ResolvedClientConfig {
   timeout: number;
   mmnApiUrl: string;
   zkApiUrl: string;
+  /** Neither token-network URL was configured: the ones the session advertises take precedence over the defaults. */
+  tokenNetworkFromSession: boolean;
   reconnect: ReconnectOptions;
   heartbeatTimeoutMs: number;
   apiRetry: ApiRetryOptions;
@@ -111,7 +134,10 @@ export interface ResolvedClientConfig {
   scheduler: SchedulerLike;
   /** Source of jitter, [0, 1). */
   random: () => number;
-  logger: Logger;
+  /** The user's logger; undefined when none was given. */
+  logger?: LoggerLike;
+  debug?: DebugSetting;
+  unhandledErrors: UnhandledErrors;
   WebSocket?: WebSocketLike;
   /** fetch implementation for the REST API (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
@@ -166,6 +192,8 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     const value = reconnect[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) issues.push({ path: `reconnect.${key}`, message: 'must be a finite number of at least 0', code: 'invalid' });
   }
+  if (config.unhandledErrors !== undefined && config.unhandledErrors !== 'print' && config.unhandledErrors !== 'silent') issues.push({ path: 'unhandledErrors', message: 'must be "print" or "silent"', code: 'invalid' });
+  if (config.logger !== undefined && (config.logger === null || (typeof config.logger !== 'object' && typeof config.logger !== 'function'))) issues.push({ path: 'logger', message: 'must be an object with error, warn, info or debug methods', code: 'invalid' });
   const outbox = config.outbox ?? {};
   if (outbox.ratePerSecond !== undefined && outbox.ratePerSecond !== null) positive(outbox.ratePerSecond, 'outbox.ratePerSecond', issues);
   for (const key of ['burst', 'maxQueued', 'maxInFlight'] as const) {
@@ -193,6 +221,7 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     timeout: config.timeout ?? CLIENT_DEFAULTS.timeout,
     mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
     zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
+    tokenNetworkFromSession: config.mmnApiUrl === undefined && config.zkApiUrl === undefined,
     reconnect: { ...CLIENT_DEFAULTS.reconnect, ...config.reconnect },
     heartbeatTimeoutMs: config.heartbeatTimeoutMs ?? CLIENT_DEFAULTS.heartbeatTimeoutMs,
     apiRetry: { ...CLIENT_DEFAULTS.apiRetry, ...config.apiRetry },
@@ -200,9 +229,11 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     requestTimeoutMs: config.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
     scheduler: config.scheduler ?? asyncScheduler,
     random: config.random ?? Math.random,
-    logger: config.logger ?? silentLogger,
+    unhandledErrors: config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT,
     syncConcurrency: config.syncConcurrency ?? SYNC_DEFAULTS.concurrency,
   };
+  if (config.logger) resolved.logger = config.logger;
+  if (config.debug !== undefined) resolved.debug = config.debug;
   if (config.caches) resolved.caches = config.caches;
   if (config.messageStore) resolved.messageStore = config.messageStore;
   if (config.outbox) resolved.outbox = config.outbox;

@@ -1,4 +1,5 @@
 import { ServiceApi } from '../api/service-api.js';
+import type { DebugSink } from '../debug/records.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { GatewayConnection, type HandshakeRequester } from '../gateway/connection.js';
@@ -26,6 +27,8 @@ export interface ManagerHooks {
   report(error: ClanstreamError): void;
   /** The client's secrets: removed from every error a server's words end up in. */
   redactor: SecretRedactor;
+  /** Receives debug events from the connection and the REST API. */
+  debug?: DebugSink;
 }
 
 /** Makes the REST API, the session manager (restoring `sessionApi` if given) and the gateway connection. */
@@ -40,6 +43,7 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
     ...(config.fetch ? { fetch: config.fetch } : {}),
     redactor: hooks.redactor,
     report: (error) => hooks.report(error),
+    ...(hooks.debug ? { debug: hooks.debug } : {}),
   });
   const restored = sessionApi === undefined ? undefined : sessionApi instanceof Session ? sessionApi : Session.restore(sessionApi);
   const sessions = new SessionManager(api, restored, { appId: config.botId, apiKey: config.token, now: () => config.scheduler.now() });
@@ -62,6 +66,7 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
     deliver: (event) => hooks.deliver(event),
     report: (error) => hooks.report(error),
     redactor: hooks.redactor,
+    ...(hooks.debug ? { debug: hooks.debug } : {}),
   });
   return { api, sessions, connection };
 }

@@ -17,13 +17,15 @@ export interface PaginationLimits {
 /**
  * Every page of a cursor-paginated list. Rejects with a {@link ProtocolError}
  * when a cursor comes back a second time, a page has no item list, or the
- * listing runs past `limits` (its pages or its items).
+ * listing runs past `limits` (its pages or its items). `onPage` hears how
+ * many items each page held and whether another follows (debug output).
  */
 export async function collectPages<P extends { cursor?: string }, T>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
   pick: (page: P) => T[],
   what = 'a list',
   limits: PaginationLimits = PAGINATION_LIMITS,
+  onPage?: (items: number, more: boolean) => void,
 ): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
@@ -45,6 +47,7 @@ export async function collectPages<P extends { cursor?: string }, T>(
       if (seen.has(cursor)) throw new ProtocolError(`listing ${what} did not end: the server gave the same cursor twice after ${pages} pages`);
       seen.add(cursor);
     }
+    onPage?.(picked.length, cursor !== undefined);
   } while (cursor !== undefined);
   return items;
 }

@@ -15,9 +15,12 @@ import type { APISentTokenRequest, ApiGetZkProofRequest, SendTokenResult } from 
 import type { BotSurface } from './bot-surface.js';
 import { ClientRuntime } from './runtime.js';
 import { StateSync, type SyncReport } from './sync.js';
-import type { AnyClanstreamError } from '../errors/index.js';
+import { DebugChannel } from '../debug/debug-channel.js';
+import type { DebugRecord } from '../debug/records.js';
+import { debugTopics } from '../debug/switch.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { Events } from '../events/names.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
@@ -27,16 +30,18 @@ import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
 import type { Session, StoredSession } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
 import { INSPECT } from '../util/inspect.js';
-import { redactingLogger, type Logger } from '../util/logger.js';
+import { redactingLogger, silentLogger, type Logger } from '../util/logger.js';
 import { SecretRedactor } from '../util/redact.js';
 import { asClanstreamError } from './as-clanstream-error.js';
 import { ClanMembership } from './clan-membership.js';
 import { loginBaseUrl, resolveConfig, type ClientConfigDto, type ResolvedClientConfig } from './config.js';
 import { DmChannels } from './dm-channels.js';
+import { ErrorReporter } from './error-reporter.js';
 import { CachedSurface } from './cached-surface.js';
 import { InboundPipeline } from './inbound-pipeline.js';
 import { createManagers, type Managers } from './managers.js';
 import { moveSocketTo, refreshBeforeExpiry } from './session-upkeep.js';
+import { tokenNetworkUrl } from './token-network.js';
 
 /** Why an action is refused before `login()`. */
 function notLoggedIn(op: string): ClosedError {
@@ -63,10 +68,14 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   readonly #config: ResolvedClientConfig;
   readonly #redactor = new SecretRedactor();
   readonly #logger: Logger;
+  readonly #debug: DebugChannel;
+  readonly #errors: ErrorReporter;
   readonly #status = new BehaviorSubject<ConnectionStatus>('closed');
   readonly #pipeline: InboundPipeline;
   #managers: Managers | undefined;
   #login: Promise<typeof LOGIN_RESULT> | undefined;
+  /** A login() is running: the fatal error that ends it reaches its caller as the rejection. */
+  #loggingIn = false;
   #background: Subscription[] = [];
   readonly #membership: ClanMembership;
   /** Bumped by closeSocket(), so a login still in progress knows it was cancelled. */
@@ -89,7 +98,20 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.useSSL = this.#config.useSSL;
     this.port = this.#config.port;
     this.#redactor.add(this.#config.token);
-    this.#logger = redactingLogger(this.#config.logger, this.#redactor);
+    this.#logger = redactingLogger(this.#config.logger ?? silentLogger, this.#redactor);
+    this.#errors = new ErrorReporter({
+      redactor: this.#redactor,
+      logger: this.#logger,
+      userLogger: this.#config.logger !== undefined,
+      unhandledErrors: this.#config.unhandledErrors,
+      errors: this.errorSubject,
+    });
+    this.#debug = new DebugChannel({
+      topics: debugTopics(this.#config.debug),
+      scheduler: this.#config.scheduler,
+      redact: (text) => this.#redactor.redact(text),
+      ...(this.#config.logger ? { logger: this.#logger } : {}),
+    });
     this.#pipeline = new InboundPipeline((event) => this.router.publish(event), (error) => this.report(error));
     const config = this.#config;
     this.#store = new Store({ ...(config.caches ? { limits: config.caches } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
@@ -112,6 +134,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       {
         ready$: this.#status.pipe(map((status) => status === 'ready')),
         request$: (op, payload, timeoutMs) => defer(() => this.managers().connection.request$(op, payload as never, timeoutMs)),
+        rateLimited: (op, waitMs) => this.#debug.sink({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'gateway', route: op, waitMs }),
       },
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,
@@ -119,7 +142,10 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     // Nothing waits in the outbox for a login that may never come: until login() it refuses at once.
     this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
-    this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency);
+    this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink);
+    this.#outbox.stats$.subscribe(({ queued, inFlight }) => {
+      if (this.#debug.wants('outbox')) this.#debug.sink({ topic: 'outbox', type: 'outbox_depth', queued, inFlight });
+    });
     this.#membership = new ClanMembership({
       clientId: () => this.clientId,
       api: () => this.api,
@@ -134,8 +160,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       username: () => this.#managers?.sessions.getSession()?.username,
       sessionToken: () => this.#managers?.sessions.getSession()?.token,
       refreshSession: () => this.managers().sessions.refresh(),
-      mmnApiUrl: config.mmnApiUrl,
-      zkApiUrl: config.zkApiUrl,
+      mmnApiUrl: () => tokenNetworkUrl(config, 'mmn_url', config.mmnApiUrl, this.#managers?.sessions.getSession()),
+      zkApiUrl: () => tokenNetworkUrl(config, 'zk_url', config.zkApiUrl, this.#managers?.sessions.getSession()),
       timeoutMs: config.timeout,
       scheduler: config.scheduler,
       random: config.random,
@@ -208,6 +234,16 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#status.value;
   }
 
+  /**
+   * Debug records, secrets redacted: connection attempts, close codes,
+   * resumes, rate-limit waits, sync pages and outbox depth. Made only while
+   * subscribed (or while debug output is on: the `debug` setting,
+   * `CLANSTREAM_DEBUG=1`, `DEBUG=clanstream*`).
+   */
+  get debug$(): Observable<DebugRecord> {
+    return this.#debug.records$;
+  }
+
   /** The REST API (available after `initManager`/`login`). */
   get api(): ServiceApi {
     return this.managers().api;
@@ -250,6 +286,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
         deliver: (event) => this.#pipeline.push(event),
         report: (error) => this.report(error),
         redactor: this.#redactor,
+        debug: this.#debug.sink,
       },
       sessionApi,
     );
@@ -306,21 +343,29 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       // Sends made while logging in wait for the connection.
       this.#outbox.accept();
       const generation = this.#generation;
-      this.#login = this.doLogin(generation).catch((error: unknown) => {
-        if (generation === this.#generation) {
-          this.#login = undefined;
-          this.#managers?.connection.close();
-          // What waited for this login will not be sent: it fails with the login's reason.
-          this.#outbox.refuse((op) => notLoggedIn(op));
-          this.#outbox.cancelAll(() => error);
-        }
-        throw error;
-      });
+      this.#login = this.doLogin(generation).then(
+        (result) => {
+          this.#loggingIn = false;
+          return result;
+        },
+        (error: unknown) => {
+          this.#loggingIn = false;
+          if (generation === this.#generation) {
+            this.#login = undefined;
+            this.#managers?.connection.close();
+            // What waited for this login will not be sent: it fails with the login's reason.
+            this.#outbox.refuse((op) => notLoggedIn(op));
+            this.#outbox.cancelAll(() => error);
+          }
+          throw error;
+        },
+      );
     }
     return this.#login;
   }
 
   private async doLogin(generation: number): Promise<typeof LOGIN_RESULT> {
+    this.#loggingIn = true;
     // closeSocket() during any await below makes this login fail with a ClosedError.
     const stillWanted = () => {
       if (generation !== this.#generation) throw new ClosedError('login()');
@@ -469,16 +514,14 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#store.dispose();
     this.#pipeline.dispose();
     this.completeStreams();
+    this.#debug.complete();
     this.#status.complete();
   }
 
   // ---------------- errors and display ----------------
 
   protected report(error: ClanstreamError): void {
-    // Errors quoting a frame or a server's words may repeat one of this client's secrets; none reaches errors$.
-    this.#redactor.redactError(error);
-    this.#logger.warn(`${error.name}: ${error.message}`);
-    this.errorSubject.next(error as AnyClanstreamError);
+    this.#errors.report(error, this.#loggingIn && error instanceof ConnectionError && error.fatal);
   }
 
   /** A secret-free description. */

@@ -1,10 +1,11 @@
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
+import type { DebugSink, SyncDebugRecord } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { Store } from '../state/store.js';
-import { collectPages } from './pagination.js';
+import { collectPages, PAGINATION_LIMITS } from './pagination.js';
 import type { ClientRuntime } from './runtime.js';
 
 /** Pagination and parallelism of the initial sync. */
@@ -37,7 +38,13 @@ export class StateSync {
     private readonly selfId: () => string | undefined,
     private readonly messageStore: MessageStore,
     private readonly concurrency: number = SYNC_DEFAULTS.concurrency,
+    private readonly debug?: DebugSink,
   ) {}
+
+  /** Reports each page of one list as a debug event. */
+  private pages(resource: SyncDebugRecord['resource'], clanId?: string): (items: number, more: boolean) => void {
+    return (items, more) => this.debug?.({ topic: 'sync', type: 'sync_page', resource, ...(clanId !== undefined ? { clanId } : {}), items, more });
+  }
 
   /** Lists every channel of a clan. */
   async listClanChannels(clanId: string, count?: () => void): Promise<ApiChannelDescription[]> {
@@ -48,6 +55,8 @@ export class StateSync {
       },
       (page) => page.channels,
       `the channels of clan ${clanId}`,
+      PAGINATION_LIMITS,
+      this.pages('channels', clanId),
     );
   }
 
@@ -57,6 +66,8 @@ export class StateSync {
       (cursor) => this.api().listClanMembers(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) }),
       (page) => page.members,
       `the members of clan ${clanId}`,
+      PAGINATION_LIMITS,
+      this.pages('members', clanId),
     );
   }
 
@@ -74,6 +85,8 @@ export class StateSync {
       },
       (page) => page.clans,
       'the clans',
+      PAGINATION_LIMITS,
+      this.pages('clans'),
     );
     this.store.dispatch({ type: 'sync/clans', clans, replace });
     if (replace) this.runtime.forgetChannelLoads();
@@ -96,6 +109,8 @@ export class StateSync {
       },
       (page) => page.channels,
       'the DM channels',
+      PAGINATION_LIMITS,
+      this.pages('dm_channels'),
     );
     this.store.dispatch({ type: 'sync/dm-channels', channels: dms, replace });
     const selfId = this.selfId();

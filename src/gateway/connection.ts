@@ -21,6 +21,7 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
+import type { DebugSink } from '../debug/records.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
@@ -94,6 +95,8 @@ export interface GatewayConnectionOptions {
   report: (error: ClanstreamError) => void;
   /** Removes the client's secrets from what a server said (error replies, close reasons) before any caller sees it. */
   redactor?: SecretRedactor;
+  /** Receives debug events: attempts, close codes, resumes, waits (the client redacts and prints them). */
+  debug?: DebugSink;
 }
 
 /** Sends a request before the connection counts as ready (only during a fresh session's setup). */
@@ -263,8 +266,10 @@ export class GatewayConnection {
           if (!this.ready) end(new AttemptEnded(4000, 'the connection and handshake did not finish in time', 'resume'));
         }),
       );
+      const url = this.options.url();
+      this.options.debug?.({ topic: 'gateway', type: 'connecting', attempt: this.attempts + 1, url });
       subscriptions.push(
-        factory(this.options.url()).subscribe({
+        factory(url).subscribe({
           next: (signal) => {
             if (typeof signal === 'string') {
               this.onFrame(signal, end, keep, socket);
@@ -394,20 +399,26 @@ export class GatewayConnection {
           this.sessionId = ready.session_id;
           this.userId = ready.user_id;
           this.lastSeq = ready.seq;
+          this.options.debug?.({ topic: 'gateway', type: 'session_started', sessionId: ready.session_id, seq: ready.seq });
           return from(this.options.onFreshSession?.(early) ?? Promise.resolve());
         }),
         tap(() => this.markReady(false, 0)),
         ignoreElements(),
       );
     if (!this.sessionId) return start$();
-    return this.send$('resume', { session_id: this.sessionId, seq: this.lastSeq }, timeoutMs, true).pipe(
+    const sessionId = this.sessionId;
+    this.options.debug?.({ topic: 'gateway', type: 'resuming', sessionId, seq: this.lastSeq });
+    return this.send$('resume', { session_id: sessionId, seq: this.lastSeq }, timeoutMs, true).pipe(
       switchMap((reply) => {
         if (reply.op === 'resumed') {
-          this.markReady(true, (reply.payload as ResumedPayload).replayed);
+          const { replayed } = reply.payload as ResumedPayload;
+          this.options.debug?.({ topic: 'gateway', type: 'resumed', sessionId, replayed });
+          this.markReady(true, replayed);
           return EMPTY;
         }
         if (reply.op === 'resume_failed') {
           this.resyncReason = (reply.payload as ResumeFailedPayload).reason;
+          this.options.debug?.({ topic: 'gateway', type: 'resume_failed', reason: this.resyncReason });
           this.forgetSession();
           return start$();
         }
@@ -463,6 +474,7 @@ export class GatewayConnection {
   /** Decides what follows a failed attempt: a delay before the next one, or the end. */
   private afterAttempt(error: unknown): Observable<unknown> {
     const ended = error instanceof AttemptEnded ? error : this.classify(error);
+    this.options.debug?.({ topic: 'gateway', type: 'closed', code: ended.code, reason: ended.reason, next: ended.action });
     if (this.ready || this.status$.value === 'ready') {
       this.disconnectedAt = this.options.scheduler.now();
       this.lifecycle$.next({ type: 'disconnected', code: ended.code, reason: ended.reason, willReconnect: ended.action !== 'fatal' });
@@ -514,7 +526,9 @@ export class GatewayConnection {
     }
     // Renewals that do not help grow the delay even when the server lets each connection become ready first.
     const step = Math.max(this.attempts - 1, this.renewals.step);
-    return timer(backoffDelay(step, this.options.reconnect, this.options.random), this.options.scheduler);
+    const delayMs = backoffDelay(step, this.options.reconnect, this.options.random);
+    this.options.debug?.({ topic: 'gateway', type: 'retry_wait', attempt: this.attempts, delayMs });
+    return timer(delayMs, this.options.scheduler);
   }
 
   private classify(error: unknown): AttemptEnded {

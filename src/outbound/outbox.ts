@@ -59,6 +59,8 @@ export interface OutboxTransport {
    * the action on any other error (such as a TimeoutError after `timeoutMs`).
    */
   request$(op: GatewayRequestOp, payload: unknown, timeoutMs: number): Observable<unknown>;
+  /** Told when a `rate_limited` reply holds the outbox for `waitMs` (debug output). */
+  rateLimited?(op: GatewayRequestOp, waitMs: number): void;
 }
 
 interface Entry {
@@ -269,6 +271,7 @@ export class Outbox {
           if (entry.rateLimited <= this.options.rateLimitRetries && !tooLong) {
             // The server asked us to wait: hold everything (order is kept) and try this action again first.
             const wait = error.retryAfterMs ?? 1000;
+            this.transport.rateLimited?.(entry.op, wait);
             this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
             this.inFlight.delete(entry);
             this.requeue(entry);

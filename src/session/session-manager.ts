@@ -83,6 +83,8 @@ export class SessionManager {
         current.update(response.token, response.refresh_token);
         if (response.api_url) current.api_url = response.api_url;
         if (response.ws_url) current.ws_url = response.ws_url;
+        if (response.mmn_url) current.mmn_url = response.mmn_url;
+        if (response.zk_url) current.zk_url = response.zk_url;
         this.set(current);
         return current;
       } catch (error) {

@@ -22,6 +22,8 @@ export interface StoredSession {
   ws_url?: string;
   /** Opaque key that lets this process restore a copy of the session made without its tokens. */
   restore_key?: string;
+  mmn_url?: string;
+  zk_url?: string;
 }
 
 function decode(token: string, field: string): TokenClaims {
@@ -68,6 +70,10 @@ export class Session {
    * it in this process.
    */
   readonly restore_key: string;
+  /** Token-network JSON-RPC endpoint the server advertised, if any. */
+  mmn_url?: string;
+  /** Proof service the server advertised, if any. */
+  zk_url?: string;
 
   /** Builds a session from an authentication response; `token` and `refresh_token` are required. */
   constructor(apiSession: unknown) {
@@ -83,6 +89,8 @@ export class Session {
     if (typeof input.api_url === 'string') this.api_url = input.api_url;
     if (typeof input.ws_url === 'string') this.ws_url = input.ws_url;
     this.restore_key = isRestoreKey(input.restore_key) ? input.restore_key : newRestoreKey();
+    if (typeof input.mmn_url === 'string') this.mmn_url = input.mmn_url;
+    if (typeof input.zk_url === 'string') this.zk_url = input.zk_url;
     this.update(token, refresh);
     // Secrets are own properties (SPEC names them) but must not show up when the object is listed.
     Object.defineProperty(this, 'token', { enumerable: false });
@@ -136,6 +144,8 @@ export class Session {
     if (this.username !== undefined) out.username = this.username;
     if (this.api_url !== undefined) out.api_url = this.api_url;
     if (this.ws_url !== undefined) out.ws_url = this.ws_url;
+    if (this.mmn_url !== undefined) out.mmn_url = this.mmn_url;
+    if (this.zk_url !== undefined) out.zk_url = this.zk_url;
     return out;
   }
 
@@ -150,6 +160,8 @@ export class Session {
       api_url: this.api_url,
       ws_url: this.ws_url,
       restore_key: this.restore_key,
+      mmn_url: this.mmn_url,
+      zk_url: this.zk_url,
     };
   }
 

@@ -13,6 +13,9 @@ function sessionBody(services: HttpServices, user: UserRecord, pair: { token: st
     username: user.username,
     api_url: base,
     ws_url: base.replace(/^http/, 'ws'),
+    // The token network is served here too: a client given only host and port finds it (docs/PROTOCOL.md §2.2).
+    mmn_url: `${base}/mmn`,
+    zk_url: `${base}/zk`,
     created_at: pair.created_at,
   };
 }
