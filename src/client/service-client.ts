@@ -143,7 +143,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
     this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink);
+    let depth = '0/0';
     this.#outbox.stats$.subscribe(({ queued, inFlight }) => {
+      // Only a change of depth is news (the counters of settled actions change too).
+      if (`${queued}/${inFlight}` === depth) return;
+      depth = `${queued}/${inFlight}`;
       if (this.#debug.wants('outbox')) this.#debug.sink({ topic: 'outbox', type: 'outbox_depth', queued, inFlight });
     });
     this.#membership = new ClanMembership({
