@@ -48,8 +48,23 @@ export interface EmulatorOptions {
   idempotencyKeys?: number;
   /** Requests (every op but ping) allowed per socket per second, as a token bucket; null for no limit. */
   gatewayRateLimit?: { perSecond: number; burst: number } | null;
-  /** Secret for signing JWTs and proofs; random when not given. */
+  /**
+   * Secret for signing JWTs and proofs, and for deriving the API keys and
+   * webhook tokens a seed does not fix; random when not given (or, with
+   * `dataDir`, the one kept there). A fixed secret keeps seeded credentials
+   * and issued tokens valid across restarts.
+   */
   secret?: string;
+  /**
+   * A folder that keeps the world between runs: created when missing; when it
+   * holds a world, that world is loaded instead of the seed. Written while the
+   * emulator runs (every `autosaveMs` when changed) and at `close()`.
+   */
+  dataDir?: string;
+  /** How often a changed world is written to `dataDir`. */
+  autosaveMs?: number;
+  /** Origins allowed to call the HTTP API from a browser page (CORS); `'*'` allows any. */
+  corsOrigins?: readonly string[];
   /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
   publicUrl?: string;
   /**
@@ -84,7 +99,9 @@ export const EMULATOR_DEFAULTS = {
   idempotencyKeys: 10_000,
   gatewayRateLimit: null,
   compat: false,
+  autosaveMs: 2000,
+  corsOrigins: [],
 } as const satisfies Partial<EmulatorOptions>;
 
-export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret'>> &
-  Pick<EmulatorOptions, 'seed' | 'publicUrl' | 'log'> & { secret: string };
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret' | 'dataDir'>> &
+  Pick<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'dataDir'> & { secret: string };

@@ -124,8 +124,8 @@ describe('clanstream webhook (CLI) usage errors', () => {
   });
 
   const usage: Array<[string, string[], string]> = [
-    ['no subcommand', ['webhook'], 'must be "channel" or "clan"'],
-    ['an unknown subcommand', ['webhook', 'teams', 'x'], 'must be "channel" or "clan"'],
+    ['no subcommand', ['webhook'], 'must be "channel", "clan", "create" or "list"'],
+    ['an unknown subcommand', ['webhook', 'teams', 'x'], 'must be "channel", "clan", "create" or "list"'],
     ['no URL', ['webhook', 'channel', '--text', 'x'], 'missing <url>'],
     ['no --text', ['webhook', 'channel', 'URL'], '--text is required'],
     ['no user for clan', ['webhook', 'clan', 'CLAN_URL', '--text', 'x'], 'missing <user>'],

@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH, nestedTooDeep } from '../json-depth.js';
 import type { WireLog } from '../wire-log.js';
 import { maskPath, maskSecrets } from '../wire-log.js';
 import type { HttpFaults } from './faults.js';
+import { applyCors } from './cors.js';
 import { HttpResponse, type HttpServices, type RequestContext, type Router } from './router.js';
 
 const STATUS_CODES: Record<number, ApiErrorCode> = {
@@ -32,6 +33,8 @@ export interface HttpServerDeps {
   log: (line: string) => void;
   /** Extra pages (the web console) served before routing; return true when handled. */
   serveStatic?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Origins whose pages may call the API (CORS); `'*'` for any. */
+  corsOrigins?: readonly string[];
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -118,6 +121,9 @@ export class HttpServer {
     try {
       page = this.deps.serveStatic?.(req, res) ?? false;
       if (page) return;
+      // A preflight is the browser asking, not API traffic: answered here, and kept out of the wire log like pages.
+      page = applyCors(req, res, this.deps.corsOrigins ?? []);
+      if (page) return;
       const fault = this.deps.faults.take(path);
       if (fault) {
         status = fault.status;
@@ -163,7 +169,7 @@ export class HttpServer {
         }
       }
       // Routes without bearer authentication never read `user` or `claims`.
-      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, ...auth } as RequestContext;
+      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, remoteAddress: req.socket.remoteAddress, ...auth } as RequestContext;
       const result = await route.handler(ctx);
       if (result instanceof HttpResponse) {
         status = result.status;
