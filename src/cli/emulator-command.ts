@@ -47,8 +47,8 @@ function portOf(text: string | undefined): number {
   return port;
 }
 
-/** The banner printed at start: where to connect and who can log in. */
-export function describe(emu: Emulator): string {
+/** The banner printed at start: where to connect, who can log in, the webhooks, and `notes` on how it runs. */
+export function describe(emu: Emulator, notes: readonly string[] = []): string {
   const lines = [
     `clanstream emulator listening on ${emu.url}`,
     `  console  ${emu.url}/  (watch channels live and talk as a user)`,
@@ -71,7 +71,7 @@ export function describe(emu: Emulator): string {
     }
   }
   lines.push(...describeWebhooks(emu));
-  lines.push('', 'Press Ctrl+C to stop.');
+  lines.push('', ...notes, 'Press Ctrl+C to stop.');
   return lines.join('\n');
 }
 
@@ -81,7 +81,7 @@ function describeWebhooks(emu: Emulator): string[] {
   const lines = ['', 'Webhooks (post with "clanstream webhook channel|clan <url> …"):'];
   for (const hook of hooks) {
     const target = hook.kind === 'channel' ? `#${emu.channel(hook.targetId).channel_label ?? hook.targetId}` : emu.clan(hook.targetId).name;
-    lines.push(`  ${hook.kind.padEnd(7)} ${`${hook.name} → ${target}`.padEnd(24)} ${hook.url}${hook.kind === 'clan' ? '/<user id or username>' : ''}`);
+    lines.push(`  ${hook.kind.padEnd(7)} ${`${hook.name} → ${target}`.padEnd(24)} ${hook.url}${hook.kind === 'clan' ? '  (append /<user>)' : ''}`);
   }
   if (hooks.length === 0) lines.push('  (none yet)');
   lines.push(`  more: clanstream webhook create ${emu.url} --channel <id or name> | --clan <id or name>`);
@@ -144,9 +144,11 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     });
     // Before the banner, which lists every API key: whoever reads the keys reads the warning first.
     if (!isLoopbackHost(host)) out(`${exposureWarning(host, allowRemoteConsole)}\n`);
-    out(describe(emu));
-    if (values['data-dir']) out(`The world is kept in ${values['data-dir']} (written as it changes and at exit).`);
-    if (cors.length > 0) out(`Browser pages of ${cors.join(', ')} may call the API (CORS).`);
+    const notes = [
+      ...(values['data-dir'] ? [`The world is kept in ${values['data-dir']} (written as it changes and at exit).`] : []),
+      ...(cors.length > 0 ? [`Browser pages of ${cors.join(', ')} may call the API (CORS).`] : []),
+    ];
+    out(describe(emu, notes));
     await stopRequested;
     await emu.close();
   } finally {
