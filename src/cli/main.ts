@@ -1,14 +1,18 @@
 import { runEmulator, EMULATOR_USAGE } from './emulator-command.js';
+import { INIT_USAGE, runInit } from './init/index.js';
 import { UsageError } from './args.js';
 import { runWebhook, WEBHOOK_USAGE } from './webhook-command.js';
 
 const USAGE = `Usage: clanstream <command> [options]
 
 Commands:
+  init          create a bot project whose tests run against the emulator
   emulator      start a local emulator of the platform
-  webhook       post a message through a channel or clan webhook
+  webhook       post through a webhook, or make webhooks on an emulator
 
 Run "clanstream <command> --help" for a command's options.
+
+${INIT_USAGE}
 
 ${EMULATOR_USAGE}
 
@@ -17,6 +21,7 @@ ${WEBHOOK_USAGE}`;
 type Command = (argv: string[], out: (line: string) => void) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
+  init: runInit,
   emulator: runEmulator,
   webhook: runWebhook,
 };
