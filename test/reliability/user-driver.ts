@@ -89,7 +89,7 @@ export class UserDriver {
     const { emu, botId, channelIds } = this.cast;
     const candidates = channelIds.flatMap((id) => emu.messages(id)).filter((m) => m.sender_id === botId && (m.content.components?.length ?? 0) > 0);
     if (candidates.length === 0) return false;
-    emu.as(userId).clickButton(pick(this.random, candidates).message_id, pick(this.random, BUTTON_IDS));
+    emu.as(userId).clickButton({ messageId: pick(this.random, candidates).message_id, buttonId: pick(this.random, BUTTON_IDS) });
     return true;
   }
 }
