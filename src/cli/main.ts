@@ -18,7 +18,7 @@ ${EMULATOR_USAGE}
 
 ${WEBHOOK_USAGE}`;
 
-type Command = (argv: string[], out: (line: string) => void) => Promise<number>;
+type Command = (argv: string[], out: (line: string) => void) => number | Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   init: runInit,

@@ -8,15 +8,15 @@ async function call<T>(emulatorUrl: string, init: RequestInit): Promise<T> {
   let base: URL;
   try {
     base = new URL(emulatorUrl);
-  } catch {
-    throw new UsageError(`"${emulatorUrl}" is not a URL; give the emulator's URL, e.g. http://127.0.0.1:7350`);
+  } catch (error) {
+    throw new UsageError(`"${emulatorUrl}" is not a URL; give the emulator's URL, e.g. http://127.0.0.1:7350`, { cause: error });
   }
   let response: Response;
   try {
     response = await fetch(new URL(ROUTE, base), { ...init, headers: { 'content-type': 'application/json', accept: 'application/json' } });
   } catch (error) {
     const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    throw new Error(`no emulator answers at ${base.origin} (${typeof code === 'string' ? code : 'unreachable'}); start one with "clanstream emulator"`);
+    throw new Error(`no emulator answers at ${base.origin} (${typeof code === 'string' ? code : 'unreachable'}); start one with "clanstream emulator"`, { cause: error });
   }
   const body = (await response.json().catch(() => ({}))) as T & { message?: string };
   if (!response.ok) throw new Error(`the emulator refused (${response.status}): ${body.message ?? response.statusText}`);

@@ -40,7 +40,7 @@ export class DebugChannel {
     const { redact, scheduler, logger, topics } = this.options;
     // URLs and reasons may quote a token; the record's text fields are redacted before anyone sees them.
     const clean = Object.fromEntries(Object.entries(event).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value])) as DebugEvent;
-    const record = { ...clean, time: scheduler.now(), message: redact(describeDebugEvent(clean)) } as DebugRecord;
+    const record: DebugRecord = { ...clean, time: scheduler.now(), message: redact(describeDebugEvent(clean)) };
     this.records.next(record);
     if (!topics.has(event.topic)) return;
     const line = `clanstream:${event.topic} ${record.message}`;

@@ -33,7 +33,7 @@ function packageName(dir: string): string {
 }
 
 /** `clanstream init <dir>`: writes the project and prints what to do next. */
-export async function runInit(argv: string[], out: (line: string) => void): Promise<number> {
+export function runInit(argv: string[], out: (line: string) => void): number {
   const { values, positionals } = parse(argv, { clanstream: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) {
     out(INIT_USAGE);

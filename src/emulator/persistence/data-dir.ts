@@ -37,7 +37,7 @@ export class DataDir {
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new Error(`the data dir's ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); move it away to start afresh`);
+      throw new Error(`the data dir's ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); move it away to start afresh`, { cause: error });
     }
     const version = (parsed as { version?: unknown } | null)?.version;
     if (version !== SNAPSHOT_VERSION) throw new Error(`${file} has format version ${JSON.stringify(version)}; this emulator reads version ${SNAPSHOT_VERSION}`);

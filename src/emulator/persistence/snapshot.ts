@@ -78,7 +78,7 @@ export function restoreSnapshot(ctx: PlatformContext, snapshot: WorldSnapshot): 
   }
   for (const { user_id, other_id, ...friendship } of snapshot.friends) {
     let others = world.friends.get(user_id);
-    if (!others) world.friends.set(user_id, (others = new Map()));
+    if (!others) world.friends.set(user_id, (others = new Map<string, FriendRecord>()));
     others.set(other_id, friendship);
   }
   for (const menu of snapshot.quickMenus) world.quickMenus.set(menu.id, { ...menu });

@@ -57,7 +57,7 @@ export async function loadSeed(path: string): Promise<WorldSeed> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return checkSeed(parsed, { source: `the seed file ${path}` });
 }
