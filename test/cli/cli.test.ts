@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionError, ServiceClient, type ClanstreamError } from '../../src/index.js';
 import { api, authenticate, http } from '../helpers/raw.js';
 
 const root = resolve(__dirname, '../..');
@@ -130,8 +131,8 @@ describe('clanstream emulator: a world that outlives the process', () => {
   });
 
   /** Starts the CLI emulator and resolves once its banner is out, with its URL and the bot's credentials. */
-  async function started(args: string[]) {
-    child = cli(['emulator', '--port', '0', ...args]);
+  async function started(args: string[], port = '0') {
+    child = cli(['emulator', '--port', port, ...args]);
     const run = collect(child);
     await waitFor(run.out, /Press Ctrl\+C to stop/);
     const [, url] = run.out().match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)!;
@@ -166,6 +167,38 @@ describe('clanstream emulator: a world that outlives the process', () => {
     expect(history.body.messages.map((m) => m.content.t)).toEqual(['deployed before the restart']);
     await second.stop();
   }, 60_000);
+
+  // docs/guides/getting-started.md, "Restarting a CLI emulator".
+  it('a bot stays up across a restart of a --data-dir emulator; without one it stops with a fatal 4003', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clanstream-data-'));
+    const first = await started(['--data-dir', dir]);
+    const port = new URL(first.url).port;
+    const bot = new ServiceClient({ botId: first.botId, token: first.token, host: '127.0.0.1', port, useSSL: false, reconnect: { baseMs: 50, capMs: 200 } });
+    const lifecycle: string[] = [];
+    bot.lifecycle$.subscribe((event) => lifecycle.push(event.type === 'reconnected' ? `reconnected resumed=${event.resumed}` : event.type));
+    const errors: ClanstreamError[] = [];
+    bot.errors$.subscribe((error) => errors.push(error));
+    try {
+      await bot.login();
+      const general = bot.channels.find((c) => c.name === 'general')!.id;
+      await first.stop();
+      const second = await started(['--data-dir', dir], port);
+      await waitFor(() => lifecycle.join(','), /resync/);
+      expect(lifecycle).toEqual(['ready', 'disconnected', 'reconnected resumed=false', 'resync']);
+      expect(errors.filter((e) => e instanceof ConnectionError && e.fatal)).toEqual([]);
+      expect((await bot.sendMessage(general, 'still here')).content.t).toBe('still here');
+      await second.stop();
+
+      // The same bot, against an emulator restarted without a data dir: new secret, new keys.
+      const third = await started([], port);
+      await waitFor(() => errors.map((e) => e.message).join('\n'), /not retrying|authenticating again failed/);
+      expect(errors.find((e) => e instanceof ConnectionError && e.fatal)).toMatchObject({ closeCode: 4003, fatal: true });
+      expect(bot.status).toBe('closed');
+      await third.stop();
+    } finally {
+      bot.destroy();
+    }
+  }, 90_000);
 
   it('--secret: the same secret gives the same seeded API keys and webhook URLs, another secret others', async () => {
     const a = await started(['--secret', 'shared-secret-1']);

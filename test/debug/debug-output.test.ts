@@ -81,6 +81,14 @@ describe('client.debug$', () => {
     expect(gateway).toEqual(['connecting', 'session_started', 'closed', 'retry_wait', 'connecting', 'resuming', 'resumed']);
     expect(records.find((r) => r.type === 'closed')).toMatchObject({ code: 4000, next: 'resume', reason: 'closed; key [redacted]' });
     expect(records.find((r) => r.type === 'resumed')).toMatchObject({ replayed: 0, message: expect.stringMatching(/^resumed session [\w-]+; 0 missed event\(s\) replayed$/) });
+    // The lines the README shows.
+    expect(records.find((r) => r.type === 'closed')?.message).toBe('socket closed with 4000 (closed; key [redacted]); next: resume');
+    expect(records.find((r) => r.type === 'retry_wait')?.message).toMatch(/^attempt 2 in \d+ ms$/);
+    expect(records.find((r) => r.type === 'resuming')?.message).toMatch(/^resuming session [\w-]+ after event \d+$/);
+
+    w.emu.dropConnections();
+    await until(() => records.filter((r) => r.type === 'resumed').length === 2, 'the second resume');
+    expect(records.filter((r) => r.type === 'closed').at(-1)?.message).toBe('socket closed with 1006; next: resume');
     for (const record of records) {
       expect(record.time).toEqual(expect.any(Number));
       expect(JSON.stringify(record)).not.toContain(token);
