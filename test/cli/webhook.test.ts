@@ -101,7 +101,9 @@ describe('clanstream webhook (CLI)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('clanstream webhook channel <url> --text');
     const top = await cli(['--help']);
-    expect(top.stdout).toContain('webhook       post a message through a channel or clan webhook');
+    expect(top.stdout).toContain('webhook       post through a webhook, or make webhooks on an emulator');
+    expect(top.stdout).toContain('init          create a bot project whose tests run against the emulator');
+    expect(run.stdout).toContain('clanstream webhook create <emulator-url> --channel <id or name> [--name N]');
   });
 });
 
