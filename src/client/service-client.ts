@@ -143,11 +143,12 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
     this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink);
-    let depth = '0/0';
+    const depth = { queued: 0, inFlight: 0 };
     this.#outbox.stats$.subscribe(({ queued, inFlight }) => {
-      // Only a change of depth is news (the counters of settled actions change too).
-      if (`${queued}/${inFlight}` === depth) return;
-      depth = `${queued}/${inFlight}`;
+      // Only a change of depth is news (the counters of settled actions change too); numbers, not text: this runs per send.
+      if (queued === depth.queued && inFlight === depth.inFlight) return;
+      depth.queued = queued;
+      depth.inFlight = inFlight;
       if (this.#debug.wants('outbox')) this.#debug.sink({ topic: 'outbox', type: 'outbox_depth', queued, inFlight });
     });
     this.#membership = new ClanMembership({
