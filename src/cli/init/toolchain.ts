@@ -1,19 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** The packages a new project installs besides clanstream: a TypeScript runner, the compiler, Node's types. */
-export const TOOLCHAIN = ['tsx', 'typescript', '@types/node'] as const;
-
-interface LockEntry {
-  version?: string;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  [key: string]: unknown;
-}
+import { locate, lockClosure, type LockEntry } from './lock-closure.js';
 
 interface Lockfile {
   packages: Record<string, LockEntry>;
 }
+
+/** The packages a new project installs besides clanstream: a TypeScript runner, the compiler, Node's types. */
+export const TOOLCHAIN = ['tsx', 'typescript', '@types/node'] as const;
 
 /** What a new project installs its toolchain from. */
 export interface Toolchain {
@@ -21,17 +15,6 @@ export interface Toolchain {
   devDependencies: Record<string, string>;
   /** Lockfile entries (path → entry) of the toolchain and everything it depends on, when known. */
   lockEntries: Record<string, LockEntry> | undefined;
-}
-
-/** The lock entry a package at `from` resolves `name` to, as Node looks it up: nested first, then hoisted. */
-function locate(packages: Record<string, LockEntry>, from: string, name: string): string | undefined {
-  for (let dir = from; ; ) {
-    const candidate = `${dir ? `${dir}/` : ''}node_modules/${name}`;
-    if (packages[candidate]) return candidate;
-    if (!dir) return undefined;
-    const cut = dir.lastIndexOf('/node_modules/');
-    dir = cut < 0 ? '' : dir.slice(0, cut);
-  }
 }
 
 /**
@@ -45,27 +28,14 @@ export function toolchainOf(packageRoot: string): Toolchain {
   const lockPath = join(packageRoot, 'package-lock.json');
   const lock = existsSync(lockPath) ? (JSON.parse(readFileSync(lockPath, 'utf8')) as Lockfile) : undefined;
   const devDependencies: Record<string, string> = {};
-  const lockEntries: Record<string, LockEntry> = {};
-  const queue: string[] = [];
+  const found: string[] = [];
   for (const name of TOOLCHAIN) {
     const path = lock && locate(lock.packages, '', name);
-    const version = path ? lock.packages[path]!.version : undefined;
-    devDependencies[name] = version ?? own.devDependencies?.[name] ?? 'latest';
-    if (path) queue.push(path);
+    devDependencies[name] = (path ? lock.packages[path]!.version : undefined) ?? own.devDependencies?.[name] ?? 'latest';
+    if (path) found.push(name);
   }
-  if (!lock || queue.length < TOOLCHAIN.length) return { devDependencies, lockEntries: undefined };
-  while (queue.length > 0) {
-    const path = queue.shift()!;
-    if (lockEntries[path]) continue;
-    const entry = lock.packages[path]!;
-    lockEntries[path] = entry;
-    for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
-      const found = locate(lock.packages, path, dep);
-      // A platform package this lockfile never resolved (another OS) is optional: npm skips it too.
-      if (found) queue.push(found);
-    }
-  }
-  return { devDependencies, lockEntries };
+  if (!lock || found.length < TOOLCHAIN.length) return { devDependencies, lockEntries: undefined };
+  return { devDependencies, lockEntries: lockClosure(lock.packages, TOOLCHAIN) };
 }
 
 /** A package-lock.json holding the toolchain only; npm adds clanstream (a link or a tarball) when it installs. */
