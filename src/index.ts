@@ -33,7 +33,7 @@ export { SYNC_DEFAULTS, type SyncReport } from './client/sync.js';
 
 // The gateway
 export * from './gateway/protocol.js';
-export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester } from './gateway/connection.js';
+export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './gateway/connection.js';
 export { openTransport, type SocketLike, type WebSocketLike, type Transport, type TransportSignal } from './gateway/transport.js';
 export { decodeFrame, type ServerFrame } from './gateway/codec.js';
 export { heartbeat, HeartbeatTimeout } from './gateway/heartbeat.js';

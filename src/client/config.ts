@@ -3,6 +3,7 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { DebugSetting } from '../debug/switch.js';
 import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
 import type { LoggerLike } from '../util/logger.js';
+import type { ResumePoint } from '../gateway/connection.js';
 import type { WebSocketLike } from '../gateway/transport.js';
 import type { OutboxOptions } from '../outbound/outbox.js';
 import type { CacheLimits } from '../state/limits.js';
@@ -76,6 +77,13 @@ export interface ClientConfigDto {
   outbox?: Partial<OutboxOptions>;
   /** Clans whose channels the initial sync lists at the same time. */
   syncConcurrency?: number;
+  /**
+   * Resume this gateway session at login instead of starting a new one: the
+   * server replays every event after `seq` (a standby taking over from a
+   * process that stopped). When the session cannot be resumed, a fresh one
+   * starts and the `resync` lifecycle event says why.
+   */
+  resumeFrom?: ResumePoint;
 }
 
 /** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
@@ -145,6 +153,7 @@ export interface ResolvedClientConfig {
   messageStore?: MessageStore;
   outbox?: Partial<OutboxOptions>;
   syncConcurrency: number;
+  resumeFrom?: ResumePoint;
 }
 
 function positive(value: number | undefined, path: string, issues: Array<{ path: string; message: string; code: 'invalid' }>): void {
@@ -211,6 +220,11 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     const value = caches[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1)) issues.push({ path: `caches.${key}`, message: 'must be an integer of at least 1', code: 'invalid' });
   }
+  const resumeFrom: Partial<Record<keyof ResumePoint, unknown>> | undefined = config.resumeFrom;
+  if (resumeFrom !== undefined) {
+    if (typeof resumeFrom.sessionId !== 'string' || resumeFrom.sessionId === '') issues.push({ path: 'resumeFrom.sessionId', message: 'must be a session id', code: 'invalid' });
+    if (!(Number.isInteger(resumeFrom.seq) && (resumeFrom.seq as number) >= 0)) issues.push({ path: 'resumeFrom.seq', message: 'must be an integer of at least 0', code: 'invalid' });
+  }
   if (issues.length > 0) throw new ValidationError(issues, 'client config');
   const resolved: ResolvedClientConfig = {
     botId: config.botId,
@@ -239,6 +253,7 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   if (config.outbox) resolved.outbox = config.outbox;
   if (config.WebSocket) resolved.WebSocket = config.WebSocket;
   if (config.fetch) resolved.fetch = config.fetch;
+  if (config.resumeFrom) resolved.resumeFrom = { sessionId: config.resumeFrom.sessionId, seq: config.resumeFrom.seq };
   return resolved;
 }
 

@@ -53,6 +53,8 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
   });
   const connection = new GatewayConnection({
     url: () => hooks.gatewayUrl(),
+    ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
+    userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),
     scheduler: config.scheduler,
     random: config.random,

@@ -64,8 +64,23 @@ export const GATEWAY_LIMITS = {
   renewalCalmMs: 30_000,
 } as const;
 
+/** A gateway session to resume, and the sequence number of the last event already handled. */
+export interface ResumePoint {
+  readonly sessionId: string;
+  readonly seq: number;
+}
+
 /** Settings of a gateway connection. */
 export interface GatewayConnectionOptions {
+  /**
+   * Resume this session on the first connection instead of starting one
+   * (e.g. a standby taking over from a process that died): the server
+   * replays what came after `seq`. When it cannot, a fresh session starts
+   * and the `resync` event says why.
+   */
+  resumeFrom?: ResumePoint;
+  /** The logged-in user: a session resumed without a `start` on this connection learns it here. */
+  userId?: () => string | undefined;
   /** URL of the next attempt, token included; read at each attempt so a refreshed token is used. */
   url: () => string;
   /** Opens a socket (a test double in marble tests). */
@@ -151,6 +166,11 @@ export class GatewayConnection {
   constructor(private readonly options: GatewayConnectionOptions) {
     this.pending = new PendingRequests(options.scheduler);
     this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
+
+    if (options.resumeFrom) {
+      this.sessionId = options.resumeFrom.sessionId;
+      this.lastSeq = options.resumeFrom.seq;
+    }
   }
 
   /** Gateway session id of the current (or last) session. */
@@ -411,6 +431,7 @@ export class GatewayConnection {
     return this.send$('resume', { session_id: sessionId, seq: this.lastSeq }, timeoutMs, true).pipe(
       switchMap((reply) => {
         if (reply.op === 'resumed') {
+          this.userId ||= this.options.userId?.() ?? '';
           const { replayed } = reply.payload as ResumedPayload;
           this.options.debug?.({ topic: 'gateway', type: 'resumed', sessionId, replayed });
           this.markReady(true, replayed);
@@ -443,6 +464,8 @@ export class GatewayConnection {
     const reason = this.resyncReason;
     this.resyncReason = undefined;
     if (reason !== undefined && !first) void this.resync(reason);
+    // A `resumeFrom` session that could not be resumed: the login's own sync fetched the state, but events were missed.
+    else if (reason !== undefined) this.lifecycle$.next({ type: 'resync', reason });
   }
 
   /** Fetches the state again (events may have been missed), then announces `resync`; a failure is reported. */
