@@ -43,7 +43,7 @@ export type { ConnectionStatus, LifecycleEvent, LifecycleType, LifecycleOf } fro
 export { Events, ALL_EVENTS, isEventName } from './events/names.js';
 export type * from './events/payloads.js';
 export { EventRouter } from './events/router.js';
-export { ListenerRegistry, type Listener } from './events/listeners.js';
+export { ListenerRegistry, type Listener, type ListenerRunner } from './events/listeners.js';
 export { iterate, ITERATE_DEFAULTS, type IterateOptions } from './events/iterate.js';
 export { notFromSelf, type SelfRef } from './events/operators/not-from-self.js';
 export { newMessagesOnly } from './events/operators/new-messages-only.js';

@@ -6,7 +6,7 @@ import { Outbox, OUTBOX_DEFAULTS } from '../outbound/outbox.js';
 import type { ClientState } from '../state/client-state.js';
 import { InMemoryMessageStore, type MessageStore } from '../state/message-store.js';
 import { Store } from '../state/store.js';
-import { TypeMessage } from '../model/enums.js';
+import { keepMessage } from '../state/keep-message.js';
 import { TransferIdWindow } from '../wallet/distinct-transfers.js';
 import { Wallet } from '../wallet/wallet.js';
 import type { IEphemeralKeyPair } from '../wallet/keys.js';
@@ -23,7 +23,6 @@ import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { Events } from '../events/names.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
 import type { GatewayConnection } from '../gateway/connection.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
@@ -177,7 +176,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     // Order matters: duplicates go first, then the caches apply the event, then the rest reads them.
     this.#pipeline.use((event) => event.type !== Events.TokenSend || this.#transfersSeen.isNew(event.data.transaction_id));
     this.#pipeline.use((event) => this.#store.dispatch(event));
-    this.#pipeline.use((event) => this.keepMessage(event));
+    this.#pipeline.use((event) => keepMessage(this.#messageStore, event));
     this.#pipeline.use((event) => this.#membership.track(event));
     this.#pipeline.setHooks({
       initialSync: () => this.#sync.loadAll(true),
@@ -402,14 +401,6 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#refresh = refreshBeforeExpiry(sessions, { scheduler, refreshMarginMs, random, report: (error) => this.report(error) })
       .pipe(takeUntil(this.closing))
       .subscribe({ error: (error: unknown) => this.report(asClanstreamError(error)) });
-  }
-
-  /** Keeps messages for replies and references after they leave the channel windows. */
-  private keepMessage(event: ClanstreamEvent): void {
-    if (event.type !== Events.ChannelMessage) return;
-    const message = event.data;
-    if (message.code === TypeMessage.ChatRemove || message.code === TypeMessage.DeleteEphemeralMsg) this.#messageStore.delete(message.channel_id, message.message_id);
-    else if (message.code !== TypeMessage.Typing && message.code !== TypeMessage.Indicator) this.#messageStore.put(message);
   }
 
   /**

@@ -48,6 +48,15 @@ export interface OutboxStats {
   failed: number;
 }
 
+/**
+ * What structures send their actions through: the outbox of the client that
+ * holds the socket, or a queue that forwards them to such a client elsewhere.
+ */
+export interface ActionQueue {
+  /** Queues an action; resolves with its reply payload, or rejects with a typed error. */
+  enqueue<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>): Promise<GatewayReplyPayload<K>>;
+}
+
 /** What the outbox sends through: the gateway connection. */
 export interface OutboxTransport {
   /** true while requests can be sent. */
@@ -109,7 +118,7 @@ function randomKey(): string {
  * acknowledgement came. Each action settles exactly once: its reply, or a
  * typed error (the server's refusal, a timeout, a full queue, a closed client).
  */
-export class Outbox {
+export class Outbox implements ActionQueue {
   private readonly queue: Entry[] = [];
   private readonly inFlight = new Set<Entry>();
   private readonly limiter: TokenBucket | undefined;
