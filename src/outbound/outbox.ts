@@ -87,7 +87,7 @@ interface Entry {
 }
 
 /** Ops that carry an idempotency key, so a resend after a drop is stored once. */
-const IDEMPOTENT: ReadonlySet<GatewayRequestOp> = new Set<GatewayRequestOp>([
+export const IDEMPOTENT_OPS: ReadonlySet<GatewayRequestOp> = new Set<GatewayRequestOp>([
   'channel_message_send',
   'channel_message_update',
   'channel_message_remove',
@@ -168,7 +168,7 @@ export class Outbox implements ActionQueue {
     if (this.refusal) return Promise.reject(this.refusal(op));
     if (this.queue.length >= this.options.maxQueued) return Promise.reject(new QueueFullError(this.options.maxQueued));
     const keyed =
-      IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
+      IDEMPOTENT_OPS.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
       this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0, queuedAt: this.scheduler.now(), sent: false });
       this.pump(); // publishes the new counts
