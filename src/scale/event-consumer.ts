@@ -115,8 +115,8 @@ export class EventConsumer {
       }
       try {
         const entries = await readGroup(reader, { key: keys.events, group, consumer, id: '>', count: free, blockMs });
-        if (entries.length > 0 && this.running) await this.take(entries, false);
-        else if (entries.length > 0) this.report(`${entries.length} entries read while stopping stay pending for another worker`);
+        // Entries that arrive while stopping are this worker's already: handling them spares the others a wait for the claim.
+        if (entries.length > 0) await this.take(entries, false);
       } catch (error) {
         if (!this.running) return;
         this.options.report(new ConnectionError(`reading the events stream failed (the worker tries again): ${describe(error)}`, { fatal: false, cause: error }));

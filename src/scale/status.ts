@@ -38,6 +38,8 @@ export interface ScaleStatus {
 
 /** XINFO's flat `[name, value, …]` replies as objects. */
 function record(flat: unknown): Record<string, unknown> {
+  if (flat instanceof Map) return Object.fromEntries(flat) as Record<string, unknown>;
+  if (typeof flat === 'object' && flat !== null && !Array.isArray(flat)) return flat as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (!Array.isArray(flat)) return out;
   for (let i = 0; i + 1 < flat.length; i += 2) out[String(flat[i])] = flat[i + 1];

@@ -4,6 +4,26 @@ import { firstValueFrom, timer, type SchedulerLike } from 'rxjs';
 /** Entries as Redis returns them: id, and the flat field list (null for an id whose entry was trimmed). */
 export type StreamEntries = Array<[id: string, fields: string[] | null]>;
 
+/**
+ * The streams of an XREAD/XREADGROUP reply by key, whatever the protocol:
+ * RESP2 gives `[[key, entries], …]`; RESP3 (ioredis 6's default) gives a map,
+ * which arrives flattened as `[key, entries, …]`, or as a Map or object.
+ */
+export function streamsOf(reply: unknown): Map<string, StreamEntries> {
+  if (reply === null || reply === undefined) return new Map();
+  if (reply instanceof Map) return new Map(reply as Map<string, StreamEntries>);
+  if (Array.isArray(reply)) {
+    if (reply.length === 0) return new Map();
+    if (typeof reply[0] === 'string') {
+      const out = new Map<string, StreamEntries>();
+      for (let i = 0; i + 1 < reply.length; i += 2) out.set(reply[i] as string, reply[i + 1] as StreamEntries);
+      return out;
+    }
+    return new Map(reply as Array<[string, StreamEntries]>);
+  }
+  return new Map(Object.entries(reply as Record<string, StreamEntries>));
+}
+
 /** Creates a consumer group that starts at the beginning of the stream (creating the stream); an existing group is kept. */
 export async function ensureGroup(redis: Redis, key: string, group: string): Promise<void> {
   try {
@@ -16,14 +36,13 @@ export async function ensureGroup(redis: Redis, key: string, group: string): Pro
 /** XREADGROUP on one stream: `id` is `>` for new entries, `0` for this consumer's own pending ones. */
 export async function readGroup(redis: Redis, options: { key: string; group: string; consumer: string; id: string; count: number; blockMs?: number }): Promise<StreamEntries> {
   const block = options.blockMs === undefined ? [] : ['BLOCK', options.blockMs];
-  const reply = (await redis.call('XREADGROUP', 'GROUP', options.group, options.consumer, 'COUNT', options.count, ...block, 'STREAMS', options.key, options.id)) as Array<[string, StreamEntries]> | null;
-  return reply?.[0]?.[1] ?? [];
+  const reply = await redis.call('XREADGROUP', 'GROUP', options.group, options.consumer, 'COUNT', options.count, ...block, 'STREAMS', options.key, options.id);
+  return streamsOf(reply).get(options.key) ?? [];
 }
 
 /** XREAD on several streams from the given ids; entries by stream key. */
 export async function readStreams(redis: Redis, from: ReadonlyArray<readonly [key: string, id: string]>, count: number, blockMs: number): Promise<Map<string, StreamEntries>> {
-  const reply = (await redis.call('XREAD', 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', ...from.map(([key]) => key), ...from.map(([, id]) => id))) as Array<[string, StreamEntries]> | null;
-  return new Map(reply ?? []);
+  return streamsOf(await redis.call('XREAD', 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', ...from.map(([key]) => key), ...from.map(([, id]) => id)));
 }
 
 /** XAUTOCLAIM: entries idle at least `minIdleMs` move to `consumer` (their delivery count goes up). */
