@@ -258,6 +258,8 @@ export class ScaleGateway {
       return;
     }
     writeSnapshot();
+    // Workers that started before any snapshot learn the bot's user id here.
+    await this.options.redis.hset(this.keys.resume, 'self', client.clientId ?? '').catch(() => 0);
     this.executor = new CommandExecutor({
       redis: this.options.redis,
       reader: this.reader,

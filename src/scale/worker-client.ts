@@ -253,6 +253,8 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   /** Runs every handler of one event (after the caches applied it) and resolves with why any failed. */
   private async handle(entry: EventEntry): Promise<string | undefined> {
     await this.feed.whenApplied(entry.id);
+    // Without a snapshot yet (the worker started before the gateway), the gateway says who the bot is.
+    this.clientId ??= (await this.options.redis.hget(this.keys.resume, 'self').catch(() => null)) || undefined;
     const handling: Handling = { base: eventKey(entry.sessionId, entry.seq), settling: [], failures: [] };
     this.handling = handling;
     try {
