@@ -15,7 +15,7 @@ import { scaleKeys, type ScaleKeys } from './keys.js';
 import { EventPublisher, type PublisherStats } from './publisher.js';
 import { HOLD_LEASE, RELEASE_LEASE } from './scripts.js';
 import { snapshotOf } from './snapshot.js';
-import { describe, ensureGroup } from './streams.js';
+import { describe, ensureGroup, pause } from './streams.js';
 
 /** Settings of {@link publishGateway}; every number has its default in {@link SCALE_DEFAULTS}. */
 export interface GatewayOptions {
@@ -184,7 +184,10 @@ export class ScaleGateway {
     if (this.role.value === 'closed') return;
     let held: boolean;
     try {
-      held = (await HOLD_LEASE.run(this.options.redis, [this.keys.lease], [this.gatewayId, this.settings.leaseMs])) === 1;
+      // A client that queues commands while Redis is away would hold every later role change up: give up after a renewal period.
+      const reply = await Promise.race([HOLD_LEASE.run(this.options.redis, [this.keys.lease], [this.gatewayId, this.settings.leaseMs]), pause(this.renewEveryMs, this.scheduler).then(() => 'timeout')]);
+      if (reply === 'timeout') throw new Error(`no answer within ${this.renewEveryMs} ms`);
+      held = reply === 1;
     } catch (error) {
       // Redis is unavailable: an active gateway carries on (its publisher buffers); a standby waits.
       if (this.role.value !== 'standby') this.report(new ConnectionError(`renewing the gateway lease failed: ${describe(error)}`, { fatal: false, cause: error }));
