@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import { ClosedError } from '../errors/closed-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { GatewayReplyPayload, GatewayRequestOp, GatewayRequestPayload } from '../gateway/protocol.js';
@@ -69,7 +70,7 @@ export class CommandClient implements ActionQueue {
       this.waiting.set(rid, { resolve, reject, timeout, what });
       redis.xadd(keys.commands, 'MAXLEN', '~', commandsMaxLen, '*', 'key', key, 'from', consumer, 'rid', rid, 'kind', kind, 'name', name, 'body', JSON.stringify(body ?? null)).catch((error: unknown) => {
         // Not written: nobody will answer. (An ioredis client retries while Redis is away, so this is a refusal, not an outage.)
-        this.settle(rid, () => reject(error));
+        this.settle(rid, () => reject(new ConnectionError(`sending ${what} to the gateway failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false, cause: error })));
       });
     });
   }

@@ -6,7 +6,7 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ServiceClient } from '../client/service-client.js';
 import type { GatewayRequestOp } from '../gateway/protocol.js';
-import { decodeCommand, isRemoteApiMethod, type CommandEntry } from './commands.js';
+import { decodeCommand, isRemoteApiMethod, type CommandEntry, type RemoteApiMethod } from './commands.js';
 import { fieldsOf } from './event-entry.js';
 import type { ScaleKeys } from './keys.js';
 import { toWireError } from './remote-error.js';
@@ -162,8 +162,8 @@ export class CommandExecutor {
         if (!isRemoteApiMethod(command.name) || !Array.isArray(body)) {
           return Promise.reject(new ValidationError([{ path: 'name', message: `"${command.name}" is not a REST call a worker may make`, code: 'invalid' }], 'command'));
         }
-        const method = client.api[command.name] as (...args: unknown[]) => Promise<unknown>;
-        return method.apply(client.api, body);
+        const api = client.api as unknown as Record<RemoteApiMethod, (...args: unknown[]) => Promise<unknown>>;
+        return api[command.name](...(body as unknown[]));
       }
       case 'dm':
         return client.createDMchannel(String(body));
@@ -198,8 +198,8 @@ export class CommandExecutor {
     pipeline.xack(keys.commands, group, command.id);
     try {
       const replies = (await pipeline.exec()) ?? [];
-      const failure = replies.find(([error]) => error);
-      if (failure) throw failure[0];
+      const failure = replies.find(([error]) => error)?.[0];
+      if (failure) throw failure;
     } catch (error) {
       // Unacknowledged, the command stays pending: the next gateway answers it from its result, or carries it out under the same key.
       this.options.report(new ConnectionError(`answering command ${command.kind} ${command.name} failed: ${describe(error)}`, { fatal: false, cause: error }));
