@@ -35,6 +35,16 @@ export class Program {
     await until(() => this.lines.some((line) => line.startsWith(prefix)), `${this.name} to print "${prefix}"\n${this.lines.join('\n')}\n${this.stderr}`, timeoutMs);
   }
 
+  /** Everything it printed, stdout then stderr. */
+  get output(): string {
+    return `${this.lines.join('\n')}\n${this.partial}${this.stderr}`;
+  }
+
+  /** Resolves with the exit code once it exits by itself. */
+  exit(): Promise<number | null> {
+    return this.exited;
+  }
+
   /** kill -9: no clean-up of any kind. */
   async kill(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
@@ -48,8 +58,8 @@ export class Program {
   }
 }
 
-/** Starts a TypeScript program of the repository under tsx with extra environment. */
-export function startProgram(name: string, file: string, env: Record<string, string>): Program {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a TypeScript program of the repository under tsx with extra environment and arguments. */
+export function startProgram(name: string, file: string, env: Record<string, string>, args: string[] = []): Program {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Program(name, child);
 }
