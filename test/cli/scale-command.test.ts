@@ -7,8 +7,8 @@ import type { ScaleStatus } from '../../src/scale/index.js';
 import { until } from '../helpers/client.js';
 import { deadPort } from '../client/support.js';
 import { runRedisTests } from '../support/redis-server.js';
-import { startProgram } from './processes.js';
-import { ScaleTracker } from './support.js';
+import { startProgram } from '../scale/processes.js';
+import { ScaleTracker } from '../scale/support.js';
 
 const t = new ScaleTracker();
 afterEach(() => t.cleanup());
