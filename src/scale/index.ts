@@ -15,3 +15,4 @@ export type { EventEntry } from './event-entry.js';
 export type { PublisherStats } from './publisher.js';
 export type { ExecutorStats } from './command-executor.js';
 export type { ConsumerStats } from './event-consumer.js';
+export { LocalRedisServer, REDIS_SERVER_PATH, type LocalRedisOptions } from './local-redis.js';
