@@ -10,6 +10,7 @@ import { decodeCommand, isRemoteApiMethod, type CommandEntry, type RemoteApiMeth
 import { fieldsOf } from './event-entry.js';
 import type { ScaleKeys } from './keys.js';
 import { toWireError } from './remote-error.js';
+import { TAKE_TOKEN } from './scripts.js';
 import { autoClaim, describe, ensureGroup, pause, readGroup } from './streams.js';
 
 /** Settings of the {@link CommandExecutor}. */
@@ -28,6 +29,16 @@ export interface CommandExecutorOptions {
   readonly retryMs: number;
   readonly scheduler: SchedulerLike;
   readonly report: (error: ClanstreamError) => void;
+  /** A token bucket in Redis that outbox actions also wait for, shared by every gateway given the same key. */
+  readonly sharedRateLimit?: SharedRateLimit;
+}
+
+/** A rate limit kept in Redis (a Lua token bucket, on the server's clock) for several gateways at once. */
+export interface SharedRateLimit {
+  /** Gateways that pass the same key share the limit (bots behind one platform limit). Default: the bot's own key. */
+  readonly key?: string;
+  readonly ratePerSecond: number;
+  readonly burst: number;
 }
 
 /** Counters of the executor. */
@@ -38,6 +49,8 @@ export interface ExecutorStats {
   repeated: number;
   /** Commands that failed (the worker got the typed error). */
   failed: number;
+  /** Outbox actions that waited for the shared rate limit. */
+  throttled: number;
 }
 
 /**
@@ -52,7 +65,7 @@ export class CommandExecutor {
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly settling = new Set<Promise<void>>();
-  readonly stats: ExecutorStats = { executed: 0, repeated: 0, failed: 0 };
+  readonly stats: ExecutorStats = { executed: 0, repeated: 0, failed: 0, throttled: 0 };
 
   constructor(private readonly options: CommandExecutorOptions) {}
 
@@ -114,8 +127,10 @@ export class CommandExecutor {
     }
     if (commands.length === 0) return;
     const known = await this.options.redis.mget(...commands.map((c) => this.options.keys.done(c.key)));
-    commands.forEach((command, i) => {
+    for (const [i, command] of commands.entries()) {
       const done = known[i];
+      // One at a time, so the order of the stream is the order of the outbox.
+      if ((done === null || done === undefined) && command.kind === 'op' && this.options.sharedRateLimit) await this.takeToken(this.options.sharedRateLimit);
       const outcome = done !== null && done !== undefined ? this.repeat(done) : this.execute(command);
       const settled = outcome.then(
         (value) => this.answer(command, { ok: true, value }, done === null || done === undefined),
@@ -123,7 +138,18 @@ export class CommandExecutor {
       );
       this.settling.add(settled);
       void settled.finally(() => this.settling.delete(settled));
-    });
+    }
+  }
+
+  /** Waits for a token of the shared bucket (the script says how long until the next one). */
+  private async takeToken(limit: SharedRateLimit): Promise<void> {
+    const key = limit.key ?? this.options.keys.rateLimit;
+    for (;;) {
+      const waitMs = Number(await TAKE_TOKEN.run(this.options.redis, [key], [limit.ratePerSecond, limit.burst]));
+      if (waitMs <= 0) return;
+      this.stats.throttled += 1;
+      await pause(waitMs, this.options.scheduler);
+    }
   }
 
   private repeat(done: string): Promise<unknown> {

@@ -158,7 +158,10 @@ export class EventConsumer {
 
   /** Starts handling entries; a claimed entry delivered too often goes to the dead letters instead. */
   private async take(entries: StreamEntries, redelivered: boolean): Promise<void> {
-    const counts = redelivered ? await deliveryCounts(this.options.redis, this.options.keys.events, this.options.group, entries.map(([id]) => id)) : new Map<string, number>();
+    const { redis, keys, group } = this.options;
+    const counts = redelivered ? await deliveryCounts(redis, keys.events, group, entries.map(([id]) => id)) : new Map<string, number>();
+    // Counted in Redis too, for `clanstream scale status`; a failure here only costs a counter.
+    redis.hincrby(keys.stats, redelivered ? 'redelivered' : 'delivered', entries.length).catch(() => 0);
     for (const [id, flat] of entries) {
       const decoded = decodeEventEntry(id, flat);
       const deliveries = counts.get(id) ?? 1;

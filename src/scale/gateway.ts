@@ -9,7 +9,7 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ResumePoint } from '../gateway/connection.js';
 import { silentLogger, type Logger } from '../util/logger.js';
-import { CommandExecutor, type ExecutorStats } from './command-executor.js';
+import { CommandExecutor, type ExecutorStats, type SharedRateLimit } from './command-executor.js';
 import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
 import { scaleKeys, type ScaleKeys } from './keys.js';
 import { EventPublisher, type PublisherStats } from './publisher.js';
@@ -39,6 +39,12 @@ export interface GatewayOptions {
   readonly retryMs?: number;
   /** Consumer group of the workers; created at the start of the stream so no event published before the first worker is missed. */
   readonly group?: string;
+  /**
+   * A rate limit in Redis that the workers' outbox actions wait for besides
+   * the client's own outbox: give several gateways (bots behind one platform
+   * limit) the same `key` to share it.
+   */
+  readonly sharedRateLimit?: SharedRateLimit;
   /** Drives every wait of the gateway (default: the config's scheduler, else asyncScheduler). */
   readonly scheduler?: SchedulerLike;
 }
@@ -88,13 +94,17 @@ export class ScaleGateway {
   private takeovers = 0;
   private sinceSnapshot = 0;
   private lastPublisherStats: PublisherStats = { published: 0, skipped: 0, buffered: 0, failedBatches: 0 };
-  private lastExecutorStats: ExecutorStats = { executed: 0, repeated: 0, failed: 0 };
+  private lastExecutorStats: ExecutorStats = { executed: 0, repeated: 0, failed: 0, throttled: 0 };
 
   constructor(private readonly options: GatewayOptions) {
     if (!options || typeof options.redis !== 'object' || options.redis === null) throw new ValidationError([{ path: 'redis', message: 'an ioredis client is required', code: 'invalid' }], 'gateway options');
     this.keys = scaleKeys(options.config?.botId);
     this.gatewayId = options.gatewayId ?? `gateway-${randomBytes(6).toString('hex')}`;
     this.settings = { ...SCALE_DEFAULTS, ...definedNumbers(options) };
+    const shared = options.sharedRateLimit;
+    if (shared && !(shared.ratePerSecond > 0 && Number.isInteger(shared.burst) && shared.burst >= 1)) {
+      throw new ValidationError([{ path: 'sharedRateLimit', message: 'needs ratePerSecond > 0 and an integer burst of at least 1', code: 'invalid' }], 'gateway options');
+    }
     this.scheduler = options.scheduler ?? options.config.scheduler ?? asyncScheduler;
     this.logger = options.config.logger ?? silentLogger;
     this.reader = options.redis.duplicate();
@@ -277,6 +287,7 @@ export class ScaleGateway {
       retryMs: this.settings.retryMs,
       scheduler: this.scheduler,
       report: (error) => this.report(error),
+      ...(this.options.sharedRateLimit ? { sharedRateLimit: this.options.sharedRateLimit } : {}),
     });
     this.executor.start();
     if (this.role.value === 'suspended') this.role.next('active');

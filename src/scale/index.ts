@@ -13,6 +13,6 @@ export { SCALE_DEFAULTS } from './defaults.js';
 export { REMOTE_API_METHODS, type RemoteApiMethod, type CommandKind } from './commands.js';
 export type { EventEntry } from './event-entry.js';
 export type { PublisherStats } from './publisher.js';
-export type { ExecutorStats } from './command-executor.js';
+export type { ExecutorStats, SharedRateLimit } from './command-executor.js';
 export type { ConsumerStats } from './event-consumer.js';
 export { LocalRedisServer, REDIS_SERVER_PATH, type LocalRedisOptions } from './local-redis.js';

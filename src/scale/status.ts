@@ -32,7 +32,7 @@ export interface ScaleStatus {
   readonly events: { readonly length: number; readonly groups: readonly GroupStatus[] };
   readonly commands: { readonly length: number; readonly groups: readonly GroupStatus[] };
   readonly deadLetters: number;
-  /** Counters kept in Redis by every role: published, republished_skipped, acked, dead_lettered. */
+  /** Counters kept in Redis by every role: published, republished_skipped, delivered, redelivered, acked, dead_lettered. */
   readonly counters: Readonly<Record<string, number>>;
 }
 
@@ -97,7 +97,8 @@ export function formatStatus(status: ScaleStatus): string {
   lines.push(status.lease ? `  gateway: ${status.lease.holder} holds the lease (${status.lease.ttlMs} ms left)` : '  gateway: none holds the lease');
   lines.push(status.resume ? `  resume point: session ${status.resume.sessionId} seq ${status.resume.seq} (entry ${status.resume.entryId})` : '  resume point: none yet');
   const counters = status.counters;
-  lines.push(`  published ${counters.published ?? 0}, re-publications skipped ${counters.republished_skipped ?? 0}, acked ${counters.acked ?? 0}, dead-lettered ${counters.dead_lettered ?? 0}`);
+  lines.push(`  published ${counters.published ?? 0}, re-publications skipped ${counters.republished_skipped ?? 0}`);
+  lines.push(`  delivered ${counters.delivered ?? 0}, redelivered ${counters.redelivered ?? 0}, acked ${counters.acked ?? 0}, dead-lettered ${counters.dead_lettered ?? 0}`);
   lines.push(`  events stream: ${status.events.length} entries, snapshot as of ${status.snapshotId ?? 'none'}`);
   for (const group of status.events.groups) {
     lines.push(`    group ${group.name}${group.name === SCALE_DEFAULTS.group ? ' (handlers)' : ''}: pending ${group.pending}, lag ${group.lag ?? 'unknown'}`);

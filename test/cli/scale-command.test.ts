@@ -32,7 +32,8 @@ describe.skipIf(!runRedisTests)('clanstream scale status', () => {
     expect(text.code).toBe(0);
     expect(text.output).toContain(`bot ${w.bot.botId}`);
     expect(text.output).toContain('gateway: gateway-a holds the lease');
-    expect(text.output).toContain('published 1, re-publications skipped 0, acked 1, dead-lettered 0');
+    expect(text.output).toContain('published 1, re-publications skipped 0');
+    expect(text.output).toContain('delivered 1, redelivered 0, acked 1, dead-lettered 0');
     expect(text.output).toMatch(/group handlers \(handlers\): pending 0, lag 0/);
     expect(text.output).toMatch(/worker-1: pending 0, idle \d+ ms/);
     expect(text.output).toContain('dead letters: 0');

@@ -145,3 +145,28 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
     expect(workers.map((worker) => worker.stats().acked).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(30);
   });
 });
+
+describe.skipIf(!runRedisTests)('a rate limit shared in Redis', () => {
+  it('gateways of two bots given the same key take their actions from one bucket, and every action is still carried out', async () => {
+    const w = await t.world();
+    const other = w.emu.createBot({ username: 'otherbot' });
+    w.emu.addClanMember(w.clanId, other.botId);
+    const shared = { key: 'platform:shared-bucket', ratePerSecond: 5, burst: 1 };
+    const first = await t.gateway(w, { sharedRateLimit: shared });
+    const second = await t.gateway(w, { config: { ...w.config, botId: other.botId, token: other.token }, sharedRateLimit: shared });
+    const workers = [await t.worker(w, 'first-worker'), await t.worker(w, 'second-worker', { botId: other.botId })];
+    for (const worker of workers) {
+      worker.onChannelMessage(async (m) => {
+        if (fromAlice(w)(m)) await worker.replyTo(m, { t: `${worker.consumer} got ${m.content.t}` });
+      });
+    }
+    const alice = w.emu.as(w.alice.id);
+    for (let i = 0; i < 4; i += 1) alice.send(w.general, `n${i}`);
+    await until(() => w.emu.messages(w.general).filter((m) => m.content.t?.includes(' got ')).length === 8, 'both bots answering everything', 20_000);
+    expect(first.stats().commands.throttled + second.stats().commands.throttled).toBeGreaterThan(0);
+    expect(await t.client(w).hget(shared.key, 'at')).not.toBeNull();
+    for (const name of ['first-worker', 'second-worker']) {
+      for (let i = 0; i < 4; i += 1) expect(stored(w, `${name} got n${i}`)).toBe(1);
+    }
+  });
+});

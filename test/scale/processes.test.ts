@@ -5,6 +5,7 @@
  * where the scenario says so; what counts is what the emulator stored.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaleStatus } from '../../src/scale/index.js';
 import { until } from '../helpers/client.js';
 import { runRedisTests } from '../support/redis-server.js';
 import { startProgram, type Program } from './processes.js';
@@ -19,8 +20,8 @@ function gateway(w: ScaleWorld, id: string): Program {
   return program;
 }
 
-function worker(w: ScaleWorld, consumer: string, handlerMs = 0): Program {
-  const program = startProgram(consumer, 'test/scale/fixtures/worker-process.ts', { REDIS_PORT: String(w.redis.port), BOT_ID: w.bot.botId, CONSUMER: consumer, HANDLER_MS: String(handlerMs) });
+function worker(w: ScaleWorld, consumer: string, handlerMs = 0, maxInFlight = 64): Program {
+  const program = startProgram(consumer, 'test/scale/fixtures/worker-process.ts', { REDIS_PORT: String(w.redis.port), BOT_ID: w.bot.botId, CONSUMER: consumer, HANDLER_MS: String(handlerMs), MAX_IN_FLIGHT: String(maxInFlight) });
   t.onCleanup(() => program.kill());
   return program;
 }
@@ -60,17 +61,29 @@ describe.skipIf(!runRedisTests)('scale-out with real processes', { timeout: 120_
   it('kill -9 a worker mid-run: its pending events are claimed by the other, and all work is done exactly once', async () => {
     const w = await t.world();
     await gateway(w, 'gateway-a').waitFor('role active');
-    const doomed = worker(w, 'worker-1', 40);
-    const survivor = worker(w, 'worker-2', 40);
-    await Promise.all([doomed.waitFor('ready'), survivor.waitFor('ready')]);
+    // Few at a time each, so both hold some of the work when one is killed.
+    const workers = [worker(w, 'worker-1', 40, 4), worker(w, 'worker-2', 40, 4)];
+    await Promise.all(workers.map((p) => p.waitFor('ready')));
     const texts = jobs('k', 60);
     for (const text of texts) w.emu.as(w.alice.id).send(w.general, text);
-    await until(() => doomed.said('handled ').length >= 3, 'the first worker at work', 60_000);
-    await doomed.kill();
+    const redis = t.client(w);
+    const pendingOf = async (name: string) => {
+      const consumers = (await scaleStatus(redis, w.bot.botId)).events.groups.find((g) => g.name === 'handlers')?.consumers ?? [];
+      return consumers.find((c) => c.name === name)?.pending ?? 0;
+    };
+    // Kill a worker while it holds events it has not acknowledged.
+    let doomed: Program | undefined;
+    await until(() => workers.some((p) => p.said('handled ').length >= 2), 'the workers at work', 60_000);
+    for (let tries = 0; !doomed && tries < 200; tries += 1) {
+      for (const p of workers) if (!doomed && (await pendingOf(p.name)) > 0) doomed = p;
+    }
+    expect(doomed).toBeDefined();
+    await doomed!.kill();
     await until(() => answers(w).size === texts.length, 'every answer after the kill', 60_000);
     // Give a late duplicate every chance to show up: the survivor's claims run every 200 ms.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expectEachOnce(w, texts);
+    expect((await scaleStatus(redis, w.bot.botId)).counters.redelivered).toBeGreaterThan(0);
   });
 
   it('kill -9 the gateway: the standby resumes the session from the last published event; nothing is lost or published twice', async () => {
