@@ -21,7 +21,11 @@ export interface PackedTarball {
  */
 export async function installOffline(root: string, dir: string, tarball: PackedTarball, peers: Record<string, string>): Promise<void> {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
   const packages: Record<string, LockEntry> = {};
   // Here they are the project's own dependencies: not dev, devOptional or peer as in this repository's lock.
   for (const [path, { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry }] of Object.entries(lockClosure(lock.packages, [...Object.keys(manifest.dependencies), ...Object.keys(peers)]))) {
@@ -34,6 +38,8 @@ export async function installOffline(root: string, dir: string, tarball: PackedT
     integrity: tarball.integrity,
     dependencies: manifest.dependencies,
     peerDependencies: manifest.peerDependencies,
+    // Optional peers (ioredis, for clanstream/scale only) are not installed unless the project asks for them.
+    ...(manifest.peerDependenciesMeta ? { peerDependenciesMeta: manifest.peerDependenciesMeta } : {}),
   };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'installed', private: true, dependencies }, null, 2));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'installed', lockfileVersion: 3, requires: true, packages: { '': { name: 'installed', dependencies }, ...packages } }, null, 2));
