@@ -138,7 +138,8 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
     }
     const alice = w.emu.as(w.alice.id);
     for (let i = 0; i < 30; i += 1) alice.send(w.general, `job ${i}`);
-    await until(() => w.emu.messages(w.general).filter((m) => m.content.t?.startsWith('done ')).length === 30, 'every answer', 20_000);
+    // The platform stores each answer before its acknowledgement reaches the gateway's outbox: wait for both.
+    await until(() => w.emu.messages(w.general).filter((m) => m.content.t?.startsWith('done ')).length === 30 && gateway.client?.outbox.current.sent === 30, 'every answer, acknowledged', 20_000);
     expect(w.emu.sessions(w.bot.botId).filter((s) => s.connected)).toHaveLength(1);
     expect(w.emu.wire.frames('channel_message_send')).toHaveLength(30);
     expect(gateway.client!.outbox.current.sent).toBe(30);
