@@ -8,7 +8,8 @@ import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ResumePoint } from '../gateway/connection.js';
-import { silentLogger, type Logger } from '../util/logger.js';
+import { redactingLogger, type Logger } from '../util/logger.js';
+import { SecretRedactor } from '../util/redact.js';
 import { CommandExecutor, type ExecutorStats, type SharedRateLimit } from './command-executor.js';
 import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
 import { scaleKeys, type ScaleKeys } from './keys.js';
@@ -106,7 +107,10 @@ export class ScaleGateway {
       throw new ValidationError([{ path: 'sharedRateLimit', message: 'needs ratePerSecond > 0 and an integer burst of at least 1', code: 'invalid' }], 'gateway options');
     }
     this.scheduler = options.scheduler ?? options.config.scheduler ?? asyncScheduler;
-    this.logger = options.config.logger ?? silentLogger;
+    // The gateway knows the bot's token: nothing it logs may repeat it.
+    const redactor = new SecretRedactor();
+    redactor.add(options.config.token);
+    this.logger = redactingLogger(options.config.logger ?? {}, redactor);
     this.reader = options.redis.duplicate();
     this.reader.on('error', () => {});
   }

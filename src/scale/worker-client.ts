@@ -15,7 +15,8 @@ import type { CacheLimits } from '../state/limits.js';
 import { InMemoryMessageStore, type MessageStore } from '../state/message-store.js';
 import { Store } from '../state/store.js';
 import { INSPECT } from '../util/inspect.js';
-import { silentLogger, type Logger } from '../util/logger.js';
+import { redactingLogger, type Logger, type LoggerLike } from '../util/logger.js';
+import { SecretRedactor } from '../util/redact.js';
 import type { APISentTokenRequest, SendTokenResult } from '../wallet/types.js';
 import { runForEvent } from './command-context.js';
 import { CommandClient, remoteApi } from './command-client.js';
@@ -58,7 +59,8 @@ export interface WorkerOptions {
   readonly deadLettersMaxLen?: number;
   readonly retryMs?: number;
   readonly scheduler?: SchedulerLike;
-  readonly logger?: Logger;
+  /** Where the worker logs (any of error, warn, info, debug); silent by default. */
+  readonly logger?: LoggerLike;
 }
 
 /** Counters of a worker (see docs/guides/scaling.md). */
@@ -117,7 +119,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     this.consumer = options.consumer;
     const settings: ScaleNumbers = { ...SCALE_DEFAULTS, ...numbersOf(options) };
     this.scheduler = options.scheduler ?? asyncScheduler;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = redactingLogger(options.logger ?? {}, new SecretRedactor());
     const caches = options.caches ?? true;
     this.store = new Store({ ...(options.cacheLimits ? { limits: options.cacheLimits } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
     const messageStore = options.messageStore ?? new InMemoryMessageStore(this.store.limits.messageStore);
