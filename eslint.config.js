@@ -1,8 +1,9 @@
 // Lint for the whole tree: typescript-eslint's type-checked rules everywhere, plus the
 // project's own boundaries, each as a rule instead of a script:
 // - the `clanstream` entry stays browser-safe: library code imports no Node built-in, no `ws`
-//   (isomorphic-ws instead) and none of the Node-only areas (emulator, CLI, testing, scale);
-// - no `any` and no console output in the library (errors go to streams, logs to a logger);
+//   (isomorphic-ws instead), not ioredis, and none of the Node-only areas (emulator, CLI, testing, scale);
+// - no `any` and no console output in the library (errors go to streams, logs to a logger),
+//   except src/debug/stderr.ts: errors nobody handles, and debug output someone asked for;
 // - no focused tests.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -33,7 +34,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...builtinModules, 'ws'].map((name) => ({ name, message: 'The clanstream entry must stay browser-safe (use isomorphic-ws for sockets).' })),
+          paths: [
+            ...[...builtinModules, 'ws'].map((name) => ({ name, message: 'The clanstream entry must stay browser-safe (use isomorphic-ws for sockets).' })),
+            { name: 'ioredis', message: 'Only clanstream/scale uses Redis (ioredis is an optional peer dependency).' },
+          ],
           patterns: [
             { group: ['node:*'], message: 'The clanstream entry must stay browser-safe.' },
             { group: ['**/emulator/**', '**/cli/**', '**/testing/**', '**/scale/**'], message: 'Node-only areas must not be reachable from the clanstream entry.' },
@@ -43,6 +47,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'error',
     },
+  },
+  {
+    // The one writer to the console (loud unhandled errors, requested debug output).
+    files: ['src/debug/stderr.ts'],
+    rules: { 'no-console': 'off' },
   },
   {
     // Plain JavaScript (the CLI launcher, scripts, this file) has no types to check.

@@ -10,6 +10,8 @@ export default defineConfig([
       testing: 'src/testing/index.ts',
       // Preloaded into a bot's process (`node --import clanstream/compat-preload`): it changes the process's fetch.
       'compat-preload': 'src/compat-preload/index.ts',
+      // Node only, and never part of the browser bundle; ioredis stays external (an optional peer dependency).
+      scale: 'src/scale/index.ts',
     },
     format: ['esm', 'cjs'],
     // Shared chunks in the CommonJS build too, so the emulator and testing entries do not each carry a copy of the library.

@@ -65,6 +65,7 @@ const tsconfig = {
       clanstream: ['src/index.ts'],
       'clanstream/emulator': ['src/emulator/index.ts'],
       'clanstream/testing': ['src/testing/index.ts'],
+      'clanstream/scale': ['src/scale/index.ts'],
     },
   },
   include: ['**/*.ts'],

@@ -33,7 +33,7 @@ export { SYNC_DEFAULTS, type SyncReport } from './client/sync.js';
 
 // The gateway
 export * from './gateway/protocol.js';
-export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester } from './gateway/connection.js';
+export { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './gateway/connection.js';
 export type { ReplyHandler } from './gateway/pending-request.js';
 export { openTransport, type SocketLike, type WebSocketLike, type Transport, type TransportSignal } from './gateway/transport.js';
 export { decodeFrame, type ServerFrame } from './gateway/codec.js';
@@ -44,7 +44,7 @@ export type { ConnectionStatus, LifecycleEvent, LifecycleType, LifecycleOf } fro
 export { Events, ALL_EVENTS, isEventName } from './events/names.js';
 export type * from './events/payloads.js';
 export { EventRouter } from './events/router.js';
-export { ListenerRegistry, type Listener } from './events/listeners.js';
+export { ListenerRegistry, type Listener, type ListenerRunner } from './events/listeners.js';
 export { iterate, ITERATE_DEFAULTS, type IterateOptions } from './events/iterate.js';
 export { notFromSelf, type SelfRef } from './events/operators/not-from-self.js';
 export { newMessagesOnly } from './events/operators/new-messages-only.js';
@@ -76,4 +76,7 @@ export * from './interactive/index.js';
 
 // Utilities
 export { backoffDelay, type BackoffOptions } from './util/backoff.js';
-export { silentLogger, type Logger, type LogLevel } from './util/logger.js';
+export { silentLogger, type Logger, type LoggerLike, type LogLevel } from './util/logger.js';
+
+// Debug output and unhandled errors
+export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';

@@ -169,7 +169,7 @@ export async function playScript(demo: Demo, options: DemoOptions = {}): Promise
     ['alice', 'option-0'],
   ] as const) {
     await step();
-    world.as(user).clickButton(poll.messageId, button);
+    world.as(user).clickButton({ messageId: poll.messageId, buttonId: button });
   }
   await unlessAborted(closed, signal);
 

@@ -29,7 +29,7 @@ await runBot({
       ['alice', 'option-0'], // the third voter closes the poll (maxVoters: 3)
     ] as const) {
       await pause();
-      world.as(user).clickButton(poll.messageId, button);
+      world.as(user).clickButton({ messageId: poll.messageId, buttonId: button });
     }
   },
 });

@@ -51,16 +51,16 @@ describe('examples/poll', () => {
       buttons: ['option-0=Pizza', 'option-1=Tacos', 'option-2=Salad'],
     });
 
-    world.as('bob').clickButton(pollId, 'option-0');
+    world.as('bob').clickButton({ messageId: pollId, buttonId: 'option-0' });
     await until(() => count('vote') === 1, 'the first vote');
     expect(stored(pollId).fields).toEqual(['Pizza: 1', 'Tacos: 0', 'Salad: 0']);
 
-    world.as('carol').clickButton(pollId, 'option-1');
-    world.as('bob').clickButton(pollId, 'option-1'); // bob changes his vote
+    world.as('carol').clickButton({ messageId: pollId, buttonId: 'option-1' });
+    world.as('bob').clickButton({ messageId: pollId, buttonId: 'option-1' }); // bob changes his vote
     await until(() => count('vote') === 3, 'the next votes');
     expect(stored(pollId)).toMatchObject({ fields: ['Pizza: 0', 'Tacos: 2', 'Salad: 0'], footer: '2 voters · one vote each; click again to change yours' });
 
-    world.as('alice').clickButton(pollId, 'option-0'); // the third voter: the poll closes
+    world.as('alice').clickButton({ messageId: pollId, buttonId: 'option-0' }); // the third voter: the poll closes
     await until(() => count('closed') === 1, 'the poll to close');
     expect(events.at(-1)).toMatchObject({ type: 'closed', winners: ['Tacos'], poll: { counts: [1, 2, 0], voters: 3 } });
     expect(stored(pollId)).toEqual({
@@ -70,7 +70,7 @@ describe('examples/poll', () => {
       buttons: ['option-0=Pizza (disabled)', 'option-1=Tacos (disabled)', 'option-2=Salad (disabled)'],
     });
     // The buttons are disabled now: the platform refuses further clicks.
-    expect(() => world.as('carol').clickButton(pollId, 'option-2')).toThrow(/disabled/);
+    expect(() => world.as('carol').clickButton({ messageId: pollId, buttonId: 'option-2' })).toThrow(/disabled/);
   });
 
   it('closes when its time is up, and runs polls side by side', async () => {
@@ -79,7 +79,7 @@ describe('examples/poll', () => {
     world.as('bob').send(general, '*poll Cats or dogs? | Cats | Dogs');
     await until(() => count('opened') === 2, 'both polls to open');
     const cats = events.find((e) => e.type === 'opened' && e.poll.question === 'Cats or dogs?')!.poll.messageId;
-    world.as('carol').clickButton(cats, 'option-1');
+    world.as('carol').clickButton({ messageId: cats, buttonId: 'option-1' });
     await until(() => count('closed') === 2, 'both polls to close');
     const closed = events.filter((e): e is Extract<PollEvent, { type: 'closed' }> => e.type === 'closed');
     expect(closed.map((e) => [e.poll.question, e.winners]).sort()).toEqual([
@@ -94,7 +94,7 @@ describe('examples/poll', () => {
     // bob clicks as soon as the poll reaches the clan: his click is queued to the bot before the send's ack.
     const stop = world.emu.onEvent((type, payload) => {
       const message = payload as ChannelMessage;
-      if (type === Events.ChannelMessage && message.sender_id === world.bot.id && message.code === TypeMessage.Chat) world.as('bob').clickButton(message.message_id, 'option-1');
+      if (type === Events.ChannelMessage && message.sender_id === world.bot.id && message.code === TypeMessage.Chat) world.as('bob').clickButton({ messageId: message.message_id, buttonId: 'option-1' });
     });
     world.as('alice').send(general, '*poll Now? | Yes | No');
     await until(() => count('closed') === 1, 'the poll to close on the first vote');

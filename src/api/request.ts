@@ -1,10 +1,13 @@
 import { ofetch, type $Fetch } from 'ofetch';
 import { defer, from, lastValueFrom, map, Observable, retry, throwError, timeout, timer, finalize, type SchedulerLike } from 'rxjs';
+import type { DebugSink } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
+import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ClosedError } from '../errors/closed-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiErrorBody, ApiErrorCode } from '../model/api.js';
 import { backoffDelay } from '../util/backoff.js';
-import { REDACTED, redactFields } from '../util/redact.js';
+import { REDACTED, redactFields, type SecretRedactor } from '../util/redact.js';
 import { retryAfterMs } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -34,6 +37,12 @@ export interface RequestOptions {
   random: () => number;
   /** fetch implementation (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
+  /** Removes the client's secrets (an API key a server echoes) from every error before a caller sees it. */
+  redactor?: SecretRedactor;
+  /** Hears of answers that break the protocol without failing the request (an unreadable Retry-After). */
+  report?: (error: ClanstreamError) => void;
+  /** Receives a debug event for every wait a 429 imposes. */
+  debug?: DebugSink;
 }
 
 /** Where to send a request and how to authenticate it, read at the moment of each attempt. */
@@ -203,7 +212,9 @@ export class HttpRequester {
           if (!(error instanceof ApiError)) return throwError(() => error);
           if (error.status === 429) {
             const wait = error.retryAfterMs ?? backoffDelay(attempt - 1, this.options, this.options.random);
-            return wait > this.options.maxRetryAfterMs ? throwError(() => error) : timer(wait, scheduler);
+            if (wait > this.options.maxRetryAfterMs) return throwError(() => error);
+            this.options.debug?.({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'http', route: spec.route, waitMs: wait });
+            return timer(wait, scheduler);
           }
           const transient = error.status === 0 || error.status >= 500;
           return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
@@ -214,6 +225,15 @@ export class HttpRequester {
 
   request<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
     return lastValueFrom(this.request$<T>(spec, target));
+  }
+
+  /** The wait a 429 asks for; an unreadable Retry-After is reported, and the backoff is used instead. */
+  private retryAfter(header: string | null, route: string): number | undefined {
+    const wait = retryAfterMs(header, Date.now());
+    if (wait === undefined && header !== null && header.trim() !== '') {
+      this.options.report?.(new ProtocolError(`${route} answered 429 with an unreadable Retry-After; backing off instead`, header));
+    }
+    return wait;
   }
 
   private attempt<T>(spec: RequestSpec, target: RequestTarget): Observable<T> {
@@ -248,8 +268,9 @@ export class HttpRequester {
       }),
       map((response) => {
         if (response.status >= 200 && response.status < 300) return response._data as T;
-        const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), Date.now()) : undefined;
-        throw errorFromResponse(spec.route, response.status, response._data, wait, [...credentialsOf(target.headers), ...(target.secrets ?? [])]);
+        const wait = response.status === 429 ? this.retryAfter(response.headers.get('retry-after'), spec.route) : undefined;
+        const error = errorFromResponse(spec.route, response.status, response._data, wait, [...credentialsOf(target.headers), ...(target.secrets ?? [])]);
+        throw this.options.redactor ? this.options.redactor.redactError(error) : error;
       }),
       // Unsubscribing before the response (a timeout, or the caller giving up) aborts the request rather than
       // leaving it running. One that has its response needs no abort (each makes an AbortError with a stack).

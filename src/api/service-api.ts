@@ -111,11 +111,15 @@ export class ServiceApi {
 
   // ---- authentication (no bearer) ----
 
-  /** `POST /v2/apps/authenticate/token`: HTTP Basic with the API key, and the account in the body. */
-  authenticate(apiKey: string, appId: string): Promise<ApiSession> {
+  /**
+   * `POST /v2/apps/authenticate/token`: HTTP Basic with the API key, and the account in the body. The
+   * key alone identifies the account; an app id, when known, is sent too and must match it.
+   */
+  authenticate(apiKey: string, appId?: string): Promise<ApiSession> {
     const basic = btoa(`${apiKey}:`);
+    const account = appId ? { appid: appId, token: apiKey } : { token: apiKey };
     return this.requester.request<ApiSession>(
-      { method: 'POST', route: 'POST /v2/apps/authenticate/token', path: '/v2/apps/authenticate/token', body: { account: { appid: appId, token: apiKey } }, idempotent: true },
+      { method: 'POST', route: 'POST /v2/apps/authenticate/token', path: '/v2/apps/authenticate/token', body: { account }, idempotent: true },
       () => ({ baseUrl: this.options.basePath, headers: { authorization: `Basic ${basic}` } }),
     );
   }

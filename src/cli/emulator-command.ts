@@ -1,10 +1,11 @@
 import { DEFAULT_WORLD, exposureWarning, isLoopbackHost, startEmulator, type Emulator } from '../emulator/index.js';
 import { parse, UsageError } from './args.js';
 
-export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--compat]
+export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--data-dir DIR] [--compat]
 
 Starts a local emulator of the platform with a seeded world and prints its
-URL and the credentials of the seeded bot and users. Ctrl+C stops it.
+URL, the credentials of the seeded bots and users, and its webhook URLs.
+Ctrl+C stops it.
 
   --port N          port to listen on (default 7350; 0 picks a free one)
   --host H          interface to bind (default 127.0.0.1); anything but loopback prints a warning
@@ -12,10 +13,29 @@ URL and the credentials of the seeded bot and users. Ctrl+C stops it.
                     serve the web console (every API key, acting as any user, fault
                     controls) to other machines too; by default it answers this machine only
   --seed FILE       a world to create instead of the built-in demo world
+                    (format: schemas/world-seed.schema.json in the package)
+  --data-dir DIR    keep the world in DIR: accounts and API keys, clans,
+                    channels, messages, webhooks, balances and the secret
+                    survive a restart (the seed only creates the first world)
+  --secret S        signing secret; the same secret gives the same seeded API
+                    keys and webhook URLs and keeps issued sessions valid
+                    across restarts (default: random, or the data dir's)
   --token-ttl S     lifetime of session tokens in seconds (default 3600)
-  --secret S        signing secret; keep it to keep sessions valid across restarts
+  --cors ORIGIN     let pages of ORIGIN (e.g. http://localhost:5173) call the
+                    API from a browser; repeat it for more origins, "*" for any
   --compat          also speak the platform's production protocol, so bots written
                     with its official SDK run unchanged (docs/COMPAT.md)`;
+
+/** `scheme://host[:port]` with nothing after it, as a browser sends in `Origin`; or `*`. */
+function isOrigin(text: string): boolean {
+  if (text === '*') return true;
+  try {
+    const url = new URL(text);
+    return /^https?:$/.test(url.protocol) && url.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 /** Default CLI port (the library's tests use port 0). */
 export const DEFAULT_CLI_PORT = 7350;
@@ -27,8 +47,8 @@ function portOf(text: string | undefined): number {
   return port;
 }
 
-/** The banner printed at start: where to connect and who can log in. */
-export function describe(emu: Emulator): string {
+/** The banner printed at start: where to connect, who can log in, the webhooks, and `notes` on how it runs. */
+export function describe(emu: Emulator, notes: readonly string[] = []): string {
   const lines = [
     `clanstream emulator listening on ${emu.url}`,
     `  console  ${emu.url}/  (watch channels live and talk as a user)`,
@@ -50,8 +70,22 @@ export function describe(emu: Emulator): string {
       lines.push(`  ${clan.name} (id ${clan.id}): ${channels.join(' ')}`);
     }
   }
-  lines.push('', 'Press Ctrl+C to stop.');
+  lines.push(...describeWebhooks(emu));
+  lines.push('', ...notes, 'Press Ctrl+C to stop.');
   return lines.join('\n');
+}
+
+/** The banner's webhook lines: each URL, what it posts to, and how to make more. */
+function describeWebhooks(emu: Emulator): string[] {
+  const hooks = emu.webhooks();
+  const lines = ['', 'Webhooks (post with "clanstream webhook channel|clan <url> …"):'];
+  for (const hook of hooks) {
+    const target = hook.kind === 'channel' ? `#${emu.channel(hook.targetId).channel_label ?? hook.targetId}` : emu.clan(hook.targetId).name;
+    lines.push(`  ${hook.kind.padEnd(7)} ${`${hook.name} → ${target}`.padEnd(24)} ${hook.url}${hook.kind === 'clan' ? '  (append /<user>)' : ''}`);
+  }
+  if (hooks.length === 0) lines.push('  (none yet)');
+  lines.push(`  more: clanstream webhook create ${emu.url} --channel <id or name> | --clan <id or name>`);
+  return lines;
 }
 
 /** `clanstream emulator …`: runs until SIGINT or SIGTERM, then closes cleanly. */
@@ -64,6 +98,8 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     secret: { type: 'string' },
     'allow-remote-console': { type: 'boolean' },
     compat: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+    cors: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -72,6 +108,9 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
   }
   const ttl = values['token-ttl'] === undefined ? undefined : Number(values['token-ttl']);
   if (ttl !== undefined && !(ttl > 0)) throw new UsageError('--token-ttl must be a positive number of seconds');
+  const cors = values.cors ?? [];
+  for (const origin of cors) if (!isOrigin(origin)) throw new UsageError(`--cors takes an origin such as http://localhost:5173 (scheme, host and port only) or "*", got "${origin}"`);
+  if (values.secret === '') throw new UsageError('--secret must not be empty');
   // Listen before the banner goes out: a supervisor that signals as soon as it reads
   // "Press Ctrl+C" must find a handler, not the default action that kills the process.
   let resolveStop!: () => void;
@@ -99,11 +138,17 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
       ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
       ...(values.secret ? { secret: values.secret } : {}),
       ...(values.compat ? { compat: true } : {}),
+      ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+      ...(cors.length > 0 ? { corsOrigins: cors } : {}),
       log: (line) => out(`[emulator] ${line}`),
     });
     // Before the banner, which lists every API key: whoever reads the keys reads the warning first.
     if (!isLoopbackHost(host)) out(`${exposureWarning(host, allowRemoteConsole)}\n`);
-    out(describe(emu));
+    const notes = [
+      ...(values['data-dir'] ? [`The world is kept in ${values['data-dir']} (written as it changes and at exit).`] : []),
+      ...(cors.length > 0 ? [`Browser pages of ${cors.join(', ')} may call the API (CORS).`] : []),
+    ];
+    out(describe(emu, notes));
     await stopRequested;
     await emu.close();
   } finally {

@@ -1,24 +1,34 @@
 import { runEmulator, EMULATOR_USAGE } from './emulator-command.js';
+import { INIT_USAGE, runInit } from './init/index.js';
 import { UsageError } from './args.js';
+import { runScale, SCALE_USAGE } from './scale-command.js';
 import { runWebhook, WEBHOOK_USAGE } from './webhook-command.js';
 
 const USAGE = `Usage: clanstream <command> [options]
 
 Commands:
+  init          create a bot project whose tests run against the emulator
   emulator      start a local emulator of the platform
-  webhook       post a message through a channel or clan webhook
+  webhook       post through a webhook, or make webhooks on an emulator
+  scale status  show a bot's scale-out state in Redis (gateway, workers, backlog, dead letters)
 
 Run "clanstream <command> --help" for a command's options.
 
+${INIT_USAGE}
+
 ${EMULATOR_USAGE}
 
-${WEBHOOK_USAGE}`;
+${WEBHOOK_USAGE}
 
-type Command = (argv: string[], out: (line: string) => void) => Promise<number>;
+${SCALE_USAGE}`;
+
+type Command = (argv: string[], out: (line: string) => void) => number | Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
+  init: runInit,
   emulator: runEmulator,
   webhook: runWebhook,
+  scale: runScale,
 };
 
 /** Runs the command line; resolves with the exit code. */

@@ -7,11 +7,16 @@ import { ClanWebhook } from '../webhooks/clan-webhook.js';
 import type { WebhookMarkdown } from '../webhooks/types.js';
 import { parseChannelWebhookUrl, parseClanWebhookUrl } from '../webhooks/url.js';
 import { parse, UsageError } from './args.js';
+import { createEmulatorWebhook, listEmulatorWebhooks } from './webhook-admin.js';
 
 export const WEBHOOK_USAGE = `Usage: clanstream webhook channel <url> --text "…" [--pre]
        clanstream webhook clan <url> <user> --text "…" [--pre]
+       clanstream webhook create <emulator-url> --channel <id or name> [--name N]
+       clanstream webhook create <emulator-url> --clan <id or name> [--name N]
+       clanstream webhook list <emulator-url>
 
-Posts a message through a webhook and prints the new message's id.
+Posts a message through a webhook and prints the new message's id; or, on a
+running emulator, creates a webhook and prints its URL, or lists them.
 
   channel <url>          {webhook_url}/webhooks/{channelId}/{token}: posts into that channel
   clan <url> <user>      {webhook_url}/clanwebhooks/{token}: a direct message to <user>
@@ -20,9 +25,14 @@ Posts a message through a webhook and prints the new message's id.
   --pre                  show the whole text preformatted (one "pre" range)
   --timeout MS           per-attempt timeout in ms (default 7000)
   --retries N            retries of 429, 5xx and network failures (default 3)
+  create <emulator-url>  a new webhook of an emulator (its test API, this machine only):
+    --channel C          a channel webhook for channel C (an id, or a name used once)
+    --clan C             a clan webhook for clan C (an id, or a name used once)
+    --name N             the name its bot user posts under
+  list <emulator-url>    every webhook of an emulator with its URL
 
-Exit codes: 0 sent, 1 refused by the server (its message is printed), 2 usage error.
-The webhook token is never printed.`;
+Exit codes: 0 done, 1 refused by the server (its message is printed), 2 usage error.
+Posting never prints the webhook token; create and list print URLs, tokens included.`;
 
 function numberOption(text: string | undefined, name: string, integer: boolean): number | undefined {
   if (text === undefined) return undefined;
@@ -57,6 +67,9 @@ export async function runWebhook(argv: string[], out: (line: string) => void): P
     pre: { type: 'boolean' },
     timeout: { type: 'string' },
     retries: { type: 'string' },
+    channel: { type: 'string' },
+    clan: { type: 'string' },
+    name: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -64,9 +77,22 @@ export async function runWebhook(argv: string[], out: (line: string) => void): P
     return 0;
   }
   const [kind, url, user, ...extra] = positionals;
+  if (kind === 'create' || kind === 'list') {
+    if (url === undefined) throw new UsageError(`missing <emulator-url>, e.g. http://127.0.0.1:7350`);
+    if (user !== undefined) throw new UsageError('too many arguments');
+    if (kind === 'list') {
+      for (const hook of await listEmulatorWebhooks(url)) out(`${hook.kind}\t${hook.name}\t${hook.url}`);
+      return 0;
+    }
+    if ((values.channel === undefined) === (values.clan === undefined)) throw new UsageError('give exactly one of --channel and --clan');
+    const hook = await createEmulatorWebhook(url, { ...(values.channel !== undefined ? { channel: values.channel } : { clan: values.clan! }), ...(values.name !== undefined ? { name: values.name } : {}) });
+    out(hook.url);
+    return 0;
+  }
+  if (values.channel !== undefined || values.clan !== undefined || values.name !== undefined) throw new UsageError('--channel, --clan and --name go with "create"');
   const secrets = secretsOf(kind, url);
   try {
-    if (kind !== 'channel' && kind !== 'clan') throw new UsageError('the first argument must be "channel" or "clan"');
+    if (kind !== 'channel' && kind !== 'clan') throw new UsageError('the first argument must be "channel", "clan", "create" or "list"');
     if (url === undefined) throw new UsageError(`missing <url> of the ${kind} webhook`);
     if (kind === 'clan' && user === undefined) throw new UsageError('missing <user>: the recipient\'s user id or username');
     if ((kind === 'channel' && user !== undefined) || extra.length > 0) throw new UsageError('too many arguments (quote the text and pass it with --text)');

@@ -7,7 +7,8 @@ import type { Store } from '../state/store.js';
 import { asClanstreamError } from './as-clanstream-error.js';
 import type { InboundPipeline } from './inbound-pipeline.js';
 import type { ClientRuntime } from './runtime.js';
-import { collectPages, SYNC_DEFAULTS } from './sync.js';
+import { collectPages } from './pagination.js';
+import { SYNC_DEFAULTS } from './sync.js';
 
 /** What membership tracking needs from the client. */
 export interface ClanMembershipDeps {
@@ -51,16 +52,19 @@ export class ClanMembership {
     this.joined.clear();
   }
 
-  /** An inbound step: when the bot itself is added to a clan, subscribe to that clan's events; when removed, forget it. */
-  track(event: ClanstreamEvent): void {
+  /**
+   * An inbound step: when the bot itself is added to a clan, subscribe to that clan's events and load it
+   * and its channels, holding the event (and those after it) until then; when removed, forget it.
+   */
+  track(event: ClanstreamEvent): Promise<void> | undefined {
     const self = this.deps.clientId();
     if (event.type === Events.UserClanRemoved && self !== undefined && event.data.user_ids.includes(self)) {
       this.joined.delete(event.data.clan_id);
       this.deps.runtime.forgetChannelLoads(event.data.clan_id);
-      return;
+      return undefined;
     }
-    if (event.type !== Events.AddClanUser || event.data.user.user_id !== self) return;
-    this.joinNew(event.data.clan_id).catch((error: unknown) => this.deps.report(asClanstreamError(error)));
+    if (event.type !== Events.AddClanUser || event.data.user.user_id !== self || this.joined.has(event.data.clan_id)) return undefined;
+    return this.joinNew(event.data.clan_id).catch((error: unknown) => this.deps.report(asClanstreamError(error)));
   }
 
   /** A clan the bot was added to: subscribe to its events, and load it and its channels into the caches. */
@@ -81,6 +85,7 @@ export class ClanMembership {
     return collectPages(
       (cursor) => this.deps.api().listClans({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) }),
       (page) => page.clans.map((clan) => clan.clan_id),
+      'the clans',
     );
   }
 }

@@ -1,7 +1,9 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { ValidationError } from '../errors/validation-error.js';
-import type { Logger } from '../util/logger.js';
-import { silentLogger } from '../util/logger.js';
+import type { DebugSetting } from '../debug/switch.js';
+import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
+import type { LoggerLike } from '../util/logger.js';
+import type { ResumePoint } from '../gateway/connection.js';
 import type { WebSocketLike } from '../gateway/transport.js';
 import type { OutboxOptions } from '../outbound/outbox.js';
 import type { CacheLimits } from '../state/limits.js';
@@ -22,9 +24,13 @@ export interface ClientConfigDto {
   useSSL?: boolean;
   /** API request timeout, in ms. */
   timeout?: number;
-  /** Address of the money-network JSON-RPC API used for token transfers. */
+  /**
+   * Address of the money-network JSON-RPC API used for token transfers. When
+   * neither this nor `zkApiUrl` is set, the URLs the server advertises in the
+   * session (`mmn_url`, `zk_url`) are used, else the platform's defaults.
+   */
   mmnApiUrl?: string;
-  /** Address of the zero-knowledge proof API. */
+  /** Address of the zero-knowledge proof API (see `mmnApiUrl` for what applies when it is not set). */
   zkApiUrl?: string;
 
   /** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
@@ -41,8 +47,24 @@ export interface ClientConfigDto {
   scheduler?: SchedulerLike;
   /** Source of jitter, [0, 1). */
   random?: () => number;
-  /** Where clanstream logs; secrets are removed first. Silent by default. */
-  logger?: Logger;
+  /**
+   * Where clanstream logs (`console`, pino, winston…: an object with one or more of
+   * `error`, `warn`, `info`, `debug`); secrets are removed first. A logger
+   * receives every reported error at `warn`, so none is printed as unhandled.
+   */
+  logger?: LoggerLike;
+  /**
+   * Debug output (connection attempts, close codes, resumes, rate-limit waits,
+   * sync pages, outbox depth) to the logger's `debug`, or stderr without a
+   * logger: `true` for every topic, a list of topics, `false` for none. Unset,
+   * the environment decides: `CLANSTREAM_DEBUG=1` or `DEBUG=clanstream*`.
+   */
+  debug?: DebugSetting;
+  /**
+   * An error that reaches no `errors$` subscriber and no logger is printed to
+   * stderr (`'print'`, the default) or dropped (`'silent'`, an explicit opt-out).
+   */
+  unhandledErrors?: UnhandledErrors;
   /** WebSocket implementation (defaults to the platform's, through isomorphic-ws). */
   WebSocket?: WebSocketLike;
   /** fetch implementation for the REST API (defaults to the platform's). */
@@ -55,6 +77,13 @@ export interface ClientConfigDto {
   outbox?: Partial<OutboxOptions>;
   /** Clans whose channels the initial sync lists at the same time. */
   syncConcurrency?: number;
+  /**
+   * Resume this gateway session at login instead of starting a new one: the
+   * server replays every event after `seq` (a standby taking over from a
+   * process that stopped). When the session cannot be resumed, a fresh one
+   * starts and the `resync` lifecycle event says why.
+   */
+  resumeFrom?: ResumePoint;
 }
 
 /** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
@@ -103,6 +132,8 @@ export interface ResolvedClientConfig {
   timeout: number;
   mmnApiUrl: string;
   zkApiUrl: string;
+  /** Neither token-network URL was configured: the ones the session advertises take precedence over the defaults. */
+  tokenNetworkFromSession: boolean;
   reconnect: ReconnectOptions;
   heartbeatTimeoutMs: number;
   apiRetry: ApiRetryOptions;
@@ -111,7 +142,10 @@ export interface ResolvedClientConfig {
   scheduler: SchedulerLike;
   /** Source of jitter, [0, 1). */
   random: () => number;
-  logger: Logger;
+  /** The user's logger; undefined when none was given. */
+  logger?: LoggerLike;
+  debug?: DebugSetting;
+  unhandledErrors: UnhandledErrors;
   WebSocket?: WebSocketLike;
   /** fetch implementation for the REST API (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
@@ -119,10 +153,34 @@ export interface ResolvedClientConfig {
   messageStore?: MessageStore;
   outbox?: Partial<OutboxOptions>;
   syncConcurrency: number;
+  resumeFrom?: ResumePoint;
 }
 
 function positive(value: number | undefined, path: string, issues: Array<{ path: string; message: string; code: 'invalid' }>): void {
   if (value !== undefined && !(typeof value === 'number' && value > 0)) issues.push({ path, message: 'must be a positive number', code: 'invalid' });
+}
+
+/**
+ * A port given as a number or as digits (environment variables are strings); undefined when not
+ * given, null when it is not a port.
+ */
+function portOf(value: unknown): string | undefined | null {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!/^\d{1,5}$/.test(text)) return null;
+  const port = Number(text);
+  return port >= 1 && port <= 65_535 ? String(port) : null;
+}
+
+/** A boolean, or "true"/"false" as an environment variable gives it; null for anything else (never read as truthy). */
+function booleanOf(value: unknown): boolean | undefined | null {
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+  }
+  return null;
 }
 
 /** Applies defaults and checks the config; a missing `botId` or `token` is a {@link ValidationError}. */
@@ -134,7 +192,17 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   positive(config.timeout, 'timeout', issues);
   positive(config.heartbeatTimeoutMs, 'heartbeatTimeoutMs', issues);
   positive(config.requestTimeoutMs, 'requestTimeoutMs', issues);
-  if (config.port !== undefined && !/^\d{1,5}$/.test(String(config.port))) issues.push({ path: 'port', message: 'must be a port number', code: 'invalid' });
+  const port = portOf(config.port);
+  if (port === null) issues.push({ path: 'port', message: 'must be a port number from 1 to 65535 (a number or a string of digits)', code: 'invalid' });
+  const useSSL = booleanOf(config.useSSL);
+  if (useSSL === null) issues.push({ path: 'useSSL', message: 'must be true or false (a boolean, or the string "true" or "false")', code: 'invalid' });
+  const reconnect: Partial<Record<keyof ReconnectOptions, unknown>> = config.reconnect ?? {};
+  for (const key of ['baseMs', 'capMs'] as const) {
+    const value = reconnect[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) issues.push({ path: `reconnect.${key}`, message: 'must be a finite number of at least 0', code: 'invalid' });
+  }
+  if (config.unhandledErrors !== undefined && config.unhandledErrors !== 'print' && config.unhandledErrors !== 'silent') issues.push({ path: 'unhandledErrors', message: 'must be "print" or "silent"', code: 'invalid' });
+  if (config.logger !== undefined && (config.logger === null || (typeof config.logger !== 'object' && typeof config.logger !== 'function'))) issues.push({ path: 'logger', message: 'must be an object with error, warn, info or debug methods', code: 'invalid' });
   const outbox = config.outbox ?? {};
   if (outbox.ratePerSecond !== undefined && outbox.ratePerSecond !== null) positive(outbox.ratePerSecond, 'outbox.ratePerSecond', issues);
   for (const key of ['burst', 'maxQueued', 'maxInFlight'] as const) {
@@ -152,16 +220,22 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     const value = caches[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1)) issues.push({ path: `caches.${key}`, message: 'must be an integer of at least 1', code: 'invalid' });
   }
+  const resumeFrom: Partial<Record<keyof ResumePoint, unknown>> | undefined = config.resumeFrom;
+  if (resumeFrom !== undefined) {
+    if (typeof resumeFrom.sessionId !== 'string' || resumeFrom.sessionId === '') issues.push({ path: 'resumeFrom.sessionId', message: 'must be a session id', code: 'invalid' });
+    if (!(Number.isInteger(resumeFrom.seq) && (resumeFrom.seq as number) >= 0)) issues.push({ path: 'resumeFrom.seq', message: 'must be an integer of at least 0', code: 'invalid' });
+  }
   if (issues.length > 0) throw new ValidationError(issues, 'client config');
   const resolved: ResolvedClientConfig = {
     botId: config.botId,
     token: config.token,
     host: config.host ?? CLIENT_DEFAULTS.host,
-    port: String(config.port ?? CLIENT_DEFAULTS.port),
-    useSSL: config.useSSL ?? CLIENT_DEFAULTS.useSSL,
+    port: port ?? CLIENT_DEFAULTS.port,
+    useSSL: useSSL ?? CLIENT_DEFAULTS.useSSL,
     timeout: config.timeout ?? CLIENT_DEFAULTS.timeout,
     mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
     zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
+    tokenNetworkFromSession: config.mmnApiUrl === undefined && config.zkApiUrl === undefined,
     reconnect: { ...CLIENT_DEFAULTS.reconnect, ...config.reconnect },
     heartbeatTimeoutMs: config.heartbeatTimeoutMs ?? CLIENT_DEFAULTS.heartbeatTimeoutMs,
     apiRetry: { ...CLIENT_DEFAULTS.apiRetry, ...config.apiRetry },
@@ -169,14 +243,17 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     requestTimeoutMs: config.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
     scheduler: config.scheduler ?? asyncScheduler,
     random: config.random ?? Math.random,
-    logger: config.logger ?? silentLogger,
+    unhandledErrors: config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT,
     syncConcurrency: config.syncConcurrency ?? SYNC_DEFAULTS.concurrency,
   };
+  if (config.logger) resolved.logger = config.logger;
+  if (config.debug !== undefined) resolved.debug = config.debug;
   if (config.caches) resolved.caches = config.caches;
   if (config.messageStore) resolved.messageStore = config.messageStore;
   if (config.outbox) resolved.outbox = config.outbox;
   if (config.WebSocket) resolved.WebSocket = config.WebSocket;
   if (config.fetch) resolved.fetch = config.fetch;
+  if (config.resumeFrom) resolved.resumeFrom = { sessionId: config.resumeFrom.sessionId, seq: config.resumeFrom.seq };
   return resolved;
 }
 

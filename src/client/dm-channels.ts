@@ -1,4 +1,5 @@
 import type { ServiceApi } from '../api/service-api.js';
+import { ApiError } from '../errors/api-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ApiChannelDescription } from '../model/api.js';
 import type { Store } from '../state/store.js';
@@ -17,7 +18,7 @@ export class DmChannels {
     private readonly selfId: () => string | undefined,
   ) {}
 
-  /** The DM channel with a user; null when the server gives no channel description. */
+  /** The DM channel with a user; null when the server gives no channel description (an unknown user included). */
   open(userId: string): Promise<ApiChannelDescription | null> {
     if (typeof userId !== 'string' || userId === '') return Promise.reject(new ValidationError([{ path: 'userId', message: 'is required', code: 'invalid' }], 'DM channel'));
     const known = this.store.current.dmChannels.get(userId);
@@ -32,8 +33,15 @@ export class DmChannels {
   }
 
   private async request(userId: string): Promise<ApiChannelDescription | null> {
-    const channel = await this.api().createDmChannel([userId]);
-    if (!channel?.channel_id) return null;
+    let channel: ApiChannelDescription;
+    try {
+      channel = await this.api().createDmChannel([userId]);
+    } catch (error) {
+      // SPEC §7: no channel description for an unknown user is null, not a failure.
+      if (error instanceof ApiError && error.isNotFound) return null;
+      throw error;
+    }
+    if (typeof channel !== 'object' || channel === null || typeof channel.channel_id !== 'string' || channel.channel_id === '') return null;
     const withPeers: ApiChannelDescription = { ...channel, user_ids: channel.user_ids ?? [userId, this.selfId() ?? ''] };
     this.store.dispatch({ type: 'sync/dm-channels', channels: [withPeers] });
     return this.store.current.channels.get(channel.channel_id) ?? withPeers;

@@ -63,7 +63,10 @@ export abstract class EventSurface {
   protected readonly lifecycleSubject = new Subject<LifecycleEvent>();
   /** Emits when the surface closes: iterations and collectors end there. */
   protected readonly closing = new Subject<void>();
-  protected readonly listeners = new ListenerRegistry((error) => this.report(error));
+  protected readonly listeners = new ListenerRegistry(
+    (error) => this.report(error),
+    (event, ordinal, call) => this.runListener(event, ordinal, call),
+  );
 
   /** Errors that did not stop the client: listener failures, bad frames, failed background work. */
   readonly errors$: Observable<AnyClanstreamError> = this.errorSubject.asObservable();
@@ -77,6 +80,15 @@ export abstract class EventSurface {
 
   /** Drives the collectors' timeouts. */
   protected abstract readonly scheduler: SchedulerLike;
+
+  /**
+   * Calls one `on*` listener and returns what it returned (a promise, for an
+   * async one). A subclass that must know when its listeners are done (a
+   * scale-out worker acknowledges an event then) wraps the call here.
+   */
+  protected runListener(_event: string, _ordinal: number, call: () => unknown): unknown {
+    return call();
+  }
 
   /** The payloads of one event type, emitted after the client processed each event. */
   stream<K extends Events>(type: K): Observable<EventPayloadMap[K]> {

@@ -1,9 +1,11 @@
 import { ServiceApi } from '../api/service-api.js';
+import type { DebugSink } from '../debug/records.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { GatewayConnection, type HandshakeRequester } from '../gateway/connection.js';
 import { Session, type StoredSession } from '../session/session.js';
 import { SessionManager } from '../session/session-manager.js';
+import type { SecretRedactor } from '../util/redact.js';
 import type { ResolvedClientConfig } from './config.js';
 
 /** The managers `login()` works through (SPEC §4.1.1 `initManager`). */
@@ -23,6 +25,10 @@ export interface ManagerHooks {
   onResync(reason: string): Promise<unknown>;
   deliver(event: ClanstreamEvent): void;
   report(error: ClanstreamError): void;
+  /** The client's secrets: removed from every error a server's words end up in. */
+  redactor: SecretRedactor;
+  /** Receives debug events from the connection and the REST API. */
+  debug?: DebugSink;
 }
 
 /** Makes the REST API, the session manager (restoring `sessionApi` if given) and the gateway connection. */
@@ -35,6 +41,9 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
     scheduler: config.scheduler,
     random: config.random,
     ...(config.fetch ? { fetch: config.fetch } : {}),
+    redactor: hooks.redactor,
+    report: (error) => hooks.report(error),
+    ...(hooks.debug ? { debug: hooks.debug } : {}),
   });
   const restored = sessionApi === undefined ? undefined : sessionApi instanceof Session ? sessionApi : Session.restore(sessionApi);
   const sessions = new SessionManager(api, restored, { appId: config.botId, apiKey: config.token, now: () => config.scheduler.now() });
@@ -44,6 +53,8 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
   });
   const connection = new GatewayConnection({
     url: () => hooks.gatewayUrl(),
+    ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
+    userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),
     scheduler: config.scheduler,
     random: config.random,
@@ -56,6 +67,8 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
     reauthenticate: () => sessions.authenticate(config.token),
     deliver: (event) => hooks.deliver(event),
     report: (error) => hooks.report(error),
+    redactor: hooks.redactor,
+    ...(hooks.debug ? { debug: hooks.debug } : {}),
   });
   return { api, sessions, connection };
 }

@@ -1,7 +1,7 @@
 import type { ServiceApi } from '../api/service-api.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
-import type { Outbox } from '../outbound/outbox.js';
+import type { ActionQueue } from '../outbound/outbox.js';
 import { CacheManager, type CacheSource } from '../state/cache-manager.js';
 import { frozen } from '../state/immer.js';
 import type { MessageStore } from '../state/message-store.js';
@@ -17,7 +17,7 @@ import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
 /** What the runtime needs from the client. */
 export interface RuntimeDeps {
   api(): ServiceApi;
-  outbox(): Outbox;
+  outbox(): ActionQueue;
   clientId(): string | undefined;
   sessionToken(): string | undefined;
   sendToken(receiverId: string, data: SendTokenData): Promise<SendTokenResult>;
@@ -117,7 +117,7 @@ export class ClientRuntime implements ClientContext {
     return this.deps.api();
   }
 
-  get outbox(): Outbox {
+  get outbox(): ActionQueue {
     return this.deps.outbox();
   }
 

@@ -1,4 +1,4 @@
-import { BehaviorSubject, from, map, race, Subject, switchMap, takeUntil, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, from, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -6,7 +6,7 @@ import { Outbox, OUTBOX_DEFAULTS } from '../outbound/outbox.js';
 import type { ClientState } from '../state/client-state.js';
 import { InMemoryMessageStore, type MessageStore } from '../state/message-store.js';
 import { Store } from '../state/store.js';
-import { TypeMessage } from '../model/enums.js';
+import { keepMessage } from '../state/keep-message.js';
 import { TransferIdWindow } from '../wallet/distinct-transfers.js';
 import { Wallet } from '../wallet/wallet.js';
 import type { IEphemeralKeyPair } from '../wallet/keys.js';
@@ -15,28 +15,33 @@ import type { APISentTokenRequest, ApiGetZkProofRequest, SendTokenResult } from 
 import type { BotSurface } from './bot-surface.js';
 import { ClientRuntime } from './runtime.js';
 import { StateSync, type SyncReport } from './sync.js';
-import type { AnyClanstreamError } from '../errors/index.js';
+import { DebugChannel } from '../debug/debug-channel.js';
+import type { DebugRecord } from '../debug/records.js';
+import { debugTopics } from '../debug/switch.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { Events } from '../events/names.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
 import type { GatewayConnection } from '../gateway/connection.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
 import type { Session, StoredSession } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
 import { INSPECT } from '../util/inspect.js';
-import { redactingLogger, type Logger } from '../util/logger.js';
+import { redactingLogger, silentLogger, type Logger } from '../util/logger.js';
 import { SecretRedactor } from '../util/redact.js';
 import { asClanstreamError } from './as-clanstream-error.js';
 import { ClanMembership } from './clan-membership.js';
 import { loginBaseUrl, resolveConfig, type ClientConfigDto, type ResolvedClientConfig } from './config.js';
 import { DmChannels } from './dm-channels.js';
+import { ErrorReporter } from './error-reporter.js';
 import { CachedSurface } from './cached-surface.js';
 import { InboundPipeline } from './inbound-pipeline.js';
 import { createManagers, type Managers } from './managers.js';
+import { notLoggedIn, outboxTransport } from './outbox-transport.js';
 import { moveSocketTo, refreshBeforeExpiry } from './session-upkeep.js';
+import { tokenNetworkUrl } from './token-network.js';
 
 /** What `login()` resolves with once the first connection is ready. */
 export const LOGIN_RESULT = 'ready' as const;
@@ -58,10 +63,14 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   readonly #config: ResolvedClientConfig;
   readonly #redactor = new SecretRedactor();
   readonly #logger: Logger;
+  readonly #debug: DebugChannel;
+  readonly #errors: ErrorReporter;
   readonly #status = new BehaviorSubject<ConnectionStatus>('closed');
   readonly #pipeline: InboundPipeline;
   #managers: Managers | undefined;
   #login: Promise<typeof LOGIN_RESULT> | undefined;
+  /** A login() is running: the fatal error that ends it reaches its caller as the rejection. */
+  #loggingIn = false;
   #background: Subscription[] = [];
   readonly #membership: ClanMembership;
   /** Bumped by closeSocket(), so a login still in progress knows it was cancelled. */
@@ -75,6 +84,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   readonly #outbox: Outbox;
   #refresh: Subscription | undefined;
   readonly #dms: DmChannels;
+  #destroyed = false;
 
   constructor(options: ClientConfigDto) {
     super();
@@ -83,7 +93,20 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.useSSL = this.#config.useSSL;
     this.port = this.#config.port;
     this.#redactor.add(this.#config.token);
-    this.#logger = redactingLogger(this.#config.logger, this.#redactor);
+    this.#logger = redactingLogger(this.#config.logger ?? silentLogger, this.#redactor);
+    this.#errors = new ErrorReporter({
+      redactor: this.#redactor,
+      logger: this.#logger,
+      userLogger: this.#config.logger !== undefined,
+      unhandledErrors: this.#config.unhandledErrors,
+      errors: this.errorSubject,
+    });
+    this.#debug = new DebugChannel({
+      topics: debugTopics(this.#config.debug),
+      scheduler: this.#config.scheduler,
+      redact: (text) => this.#redactor.redact(text),
+      ...(this.#config.logger ? { logger: this.#logger } : {}),
+    });
     this.#pipeline = new InboundPipeline((event) => this.router.publish(event), (error) => this.report(error));
     const config = this.#config;
     this.#store = new Store({ ...(config.caches ? { limits: config.caches } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
@@ -103,25 +126,14 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       this.#messageStore,
     );
     this.#outbox = new Outbox(
-      {
-        ready$: this.#status.pipe(map((status) => status === 'ready')),
-        // The outbox subscribes at once: no defer (one more Observable and subscriber per message sent).
-        request$: (op, payload, timeoutMs) => {
-          const managers = this.#managers;
-          return managers ? managers.connection.request$(op, payload as never, timeoutMs) : throwError(() => new ClosedError(op, 'the client is not logged in: call login() first'));
-        },
-        send: (op, payload, timeoutMs, handler) => {
-          const managers = this.#managers;
-          if (managers) return managers.connection.send(op, payload as never, timeoutMs, handler);
-          handler.error(new ClosedError(op, 'the client is not logged in: call login() first'));
-          return { unsubscribe: () => {} };
-        },
-      },
+      outboxTransport(this.#status, () => this.#managers?.connection, this.#debug),
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,
     );
+    // Nothing waits in the outbox for a login that may never come: until login() it refuses at once.
+    this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
-    this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency);
+    this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink);
     this.#membership = new ClanMembership({
       clientId: () => this.clientId,
       api: () => this.api,
@@ -136,8 +148,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       username: () => this.#managers?.sessions.getSession()?.username,
       sessionToken: () => this.#managers?.sessions.getSession()?.token,
       refreshSession: () => this.managers().sessions.refresh(),
-      mmnApiUrl: config.mmnApiUrl,
-      zkApiUrl: config.zkApiUrl,
+      mmnApiUrl: () => tokenNetworkUrl(config, 'mmn_url', config.mmnApiUrl, this.#managers?.sessions.getSession()),
+      zkApiUrl: () => tokenNetworkUrl(config, 'zk_url', config.zkApiUrl, this.#managers?.sessions.getSession()),
       timeoutMs: config.timeout,
       scheduler: config.scheduler,
       random: config.random,
@@ -148,7 +160,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     // Order matters: duplicates go first, then the caches apply the event, then the rest reads them.
     this.#pipeline.use((event) => event.type !== Events.TokenSend || this.#transfersSeen.isNew(event.data.transaction_id));
     this.#pipeline.use((event) => this.#store.dispatch(event));
-    this.#pipeline.use((event) => this.keepMessage(event));
+    this.#pipeline.use((event) => keepMessage(this.#messageStore, event));
     this.#pipeline.use((event) => this.#membership.track(event));
     this.#pipeline.setHooks({
       initialSync: () => this.#sync.loadAll(true),
@@ -210,6 +222,16 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#status.value;
   }
 
+  /**
+   * Debug records, secrets redacted: connection attempts, close codes,
+   * resumes, rate-limit waits, sync pages and outbox depth. Made only while
+   * subscribed (or while debug output is on: the `debug` setting,
+   * `CLANSTREAM_DEBUG=1`, `DEBUG=clanstream*`).
+   */
+  get debug$(): Observable<DebugRecord> {
+    return this.#debug.records$;
+  }
+
   /** The REST API (available after `initManager`/`login`). */
   get api(): ServiceApi {
     return this.managers().api;
@@ -251,6 +273,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
         onResync: (reason) => this.#pipeline.resync(reason),
         deliver: (event) => this.#pipeline.push(event),
         report: (error) => this.report(error),
+        redactor: this.#redactor,
+        debug: this.#debug.sink,
       },
       sessionApi,
     );
@@ -278,6 +302,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     // A connection that stops for good settles what waits in the outbox with the reason, and stops refreshing.
     this.#background.push(
       connection.stopped$.subscribe((error) => {
+        // Later sends would wait for a connection that is not coming back: they fail with the same reason.
+        this.#outbox.refuse(() => error);
         this.#outbox.cancelAll(() => error);
         this.#refresh?.unsubscribe();
       }),
@@ -300,15 +326,34 @@ export class ServiceClient extends CachedSurface implements BotSurface {
    * refuses for good a ConnectionError, `closeSocket()` meanwhile a ClosedError.
    */
   login(): Promise<typeof LOGIN_RESULT> {
-    this.#login ??= this.doLogin(this.#generation).catch((error: unknown) => {
-      this.#login = undefined;
-      this.#managers?.connection.close();
-      throw error;
-    });
+    if (this.#destroyed) return Promise.reject(new ClosedError('login()', 'the client was destroyed'));
+    if (!this.#login) {
+      // Sends made while logging in wait for the connection.
+      this.#outbox.accept();
+      const generation = this.#generation;
+      this.#login = this.doLogin(generation).then(
+        (result) => {
+          this.#loggingIn = false;
+          return result;
+        },
+        (error: unknown) => {
+          this.#loggingIn = false;
+          if (generation === this.#generation) {
+            this.#login = undefined;
+            this.#managers?.connection.close();
+            // What waited for this login will not be sent: it fails with the login's reason.
+            this.#outbox.refuse((op) => notLoggedIn(op));
+            this.#outbox.cancelAll(() => error);
+          }
+          throw error;
+        },
+      );
+    }
     return this.#login;
   }
 
   private async doLogin(generation: number): Promise<typeof LOGIN_RESULT> {
+    this.#loggingIn = true;
     // closeSocket() during any await below makes this login fail with a ClosedError.
     const stillWanted = () => {
       if (generation !== this.#generation) throw new ClosedError('login()');
@@ -342,14 +387,6 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       .subscribe({ error: (error: unknown) => this.report(asClanstreamError(error)) });
   }
 
-  /** Keeps messages for replies and references after they leave the channel windows. */
-  private keepMessage(event: ClanstreamEvent): void {
-    if (event.type !== Events.ChannelMessage) return;
-    const message = event.data;
-    if (message.code === TypeMessage.ChatRemove || message.code === TypeMessage.DeleteEphemeralMsg) this.#messageStore.delete(message.channel_id, message.message_id);
-    else if (message.code !== TypeMessage.Typing && message.code !== TypeMessage.Indicator) this.#messageStore.put(message);
-  }
-
   /**
    * After a lost session: fetch everything the caches hold again, and join
    * clans found meanwhile. A step that fails does not stop the others (a
@@ -376,51 +413,53 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   // ---------------- client operations (SPEC §4.1.1) ----------------
 
   /** Friends of the client, optionally filtered by state (e.g. "accepted"). */
-  getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
+  async getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
     return this.api.listFriends({ ...(limit !== undefined ? { limit } : {}), ...(state ? { state } : {}), ...(cursor ? { cursor } : {}) });
   }
 
   /** Sends a friend request to a user by username. */
-  addFriend(username: string): Promise<ApiOk> {
-    if (typeof username !== 'string' || username === '') return Promise.reject(new ValidationError([{ path: 'username', message: 'is required', code: 'invalid' }], 'friend request'));
+  async addFriend(username: string): Promise<ApiOk> {
+    if (typeof username !== 'string' || username === '') throw new ValidationError([{ path: 'username', message: 'is required', code: 'invalid' }], 'friend request');
     return this.api.addFriends({ usernames: [username] });
   }
 
   /** Accepts a friend request from a user (by id, or by username when no id is given). */
-  acceptFriend(userId: string, username: string): Promise<ApiOk> {
-    if (!userId && !username) return Promise.reject(new ValidationError([{ path: 'userId', message: 'give a user id or a username', code: 'invalid' }], 'friend request'));
+  async acceptFriend(userId: string, username: string): Promise<ApiOk> {
+    if (!userId && !username) throw new ValidationError([{ path: 'userId', message: 'give a user id or a username', code: 'invalid' }], 'friend request');
     return this.api.acceptFriends(userId ? { ids: [userId] } : { usernames: [username] });
   }
 
   /** Opens (or returns) the DM channel with a user; resolves null when no channel description is obtained. */
-  createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
+  async createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
     return this.#dms.open(userId);
   }
 
   // ---------------- token transfers (SPEC §4.1.1) ----------------
 
   /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
-  sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
-    return this.#wallet.sendToken(tokenEvent);
+  async sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
+    const result = await this.#wallet.sendToken(tokenEvent);
+    // The ledger's words may echo a secret the server was given: the caller's result never shows it.
+    return typeof result.error === 'string' && this.#redactor.holdsSecret(result.error) ? { ...result, error: this.#redactor.redact(result.error) } : result;
   }
 
   /** A fresh ephemeral key pair (base58 public key, PKCS#8 hex private key). */
-  getEphemeralKeyPair(): Promise<IEphemeralKeyPair> {
+  async getEphemeralKeyPair(): Promise<IEphemeralKeyPair> {
     return this.#wallet.getEphemeralKeyPair();
   }
 
   /** The wallet address of a user (base58 of SHA-256 of the user id). */
-  getAddress(userId: string): Promise<string> {
+  async getAddress(userId: string): Promise<string> {
     return this.#wallet.getAddress(userId);
   }
 
   /** A zero-knowledge proof binding an ephemeral key to a user's address. */
-  getZkProofs(data: ApiGetZkProofRequest): Promise<IZkProof> {
+  async getZkProofs(data: ApiGetZkProofRequest): Promise<IZkProof> {
     return this.#wallet.getZkProofs(data);
   }
 
   /** The nonce of a user's last transaction on the token network. */
-  getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
+  async getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
     return this.#wallet.getCurrentNonce(userId, tag);
   }
 
@@ -431,6 +470,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
    */
   closeSocket(): void {
     this.#generation += 1;
+    this.#outbox.refuse((op) => new ClosedError(op, 'the client was closed: call login() to connect again'));
     this.#outbox.cancelAll();
     this.#refresh?.unsubscribe();
     this.#managers?.connection.close();
@@ -448,21 +488,20 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   /** `closeSocket()`, then completes every stream; the client cannot be used again. */
   destroy(): void {
+    this.#destroyed = true;
     this.closeSocket();
     this.#outbox.close();
     this.#store.dispose();
     this.#pipeline.dispose();
     this.completeStreams();
+    this.#debug.complete();
     this.#status.complete();
   }
 
   // ---------------- errors and display ----------------
 
   protected report(error: ClanstreamError): void {
-    // Errors quoting a frame or a server's words may repeat one of this client's secrets; none reaches errors$.
-    this.#redactor.redactError(error);
-    this.#logger.warn(`${error.name}: ${error.message}`);
-    this.errorSubject.next(error as AnyClanstreamError);
+    this.#errors.report(error, this.#loggingIn && error instanceof ConnectionError && error.fatal);
   }
 
   /** A secret-free description. */

@@ -1,9 +1,11 @@
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
+import type { DebugSink, SyncDebugRecord } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { Store } from '../state/store.js';
+import { collectPages, PAGINATION_LIMITS } from './pagination.js';
 import type { ClientRuntime } from './runtime.js';
 
 /** Pagination and parallelism of the initial sync. */
@@ -13,18 +15,6 @@ export const SYNC_DEFAULTS = {
   /** Clans whose channels are listed at the same time. */
   concurrency: 8,
 } as const;
-
-/** Every page of a cursor-paginated list. */
-export async function collectPages<P extends { cursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, pick: (page: P) => T[]): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await fetchPage(cursor);
-    items.push(...pick(page));
-    cursor = page.cursor;
-  } while (cursor);
-  return items;
-}
 
 /** What a sync did, for logs and the benchmark. */
 export interface SyncReport {
@@ -48,7 +38,13 @@ export class StateSync {
     private readonly selfId: () => string | undefined,
     private readonly messageStore: MessageStore,
     private readonly concurrency: number = SYNC_DEFAULTS.concurrency,
+    private readonly debug?: DebugSink,
   ) {}
+
+  /** Reports each page of one list as a debug event. */
+  private pages(resource: SyncDebugRecord['resource'], clanId?: string): (items: number, more: boolean) => void {
+    return (items, more) => this.debug?.({ topic: 'sync', type: 'sync_page', resource, ...(clanId !== undefined ? { clanId } : {}), items, more });
+  }
 
   /** Lists every channel of a clan. */
   async listClanChannels(clanId: string, count?: () => void): Promise<ApiChannelDescription[]> {
@@ -58,6 +54,9 @@ export class StateSync {
         return this.api().listClanChannels(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.channels,
+      `the channels of clan ${clanId}`,
+      PAGINATION_LIMITS,
+      this.pages('channels', clanId),
     );
   }
 
@@ -66,6 +65,9 @@ export class StateSync {
     return collectPages(
       (cursor) => this.api().listClanMembers(clanId, { limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) }),
       (page) => page.members,
+      `the members of clan ${clanId}`,
+      PAGINATION_LIMITS,
+      this.pages('members', clanId),
     );
   }
 
@@ -82,6 +84,9 @@ export class StateSync {
         return api.listClans({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.clans,
+      'the clans',
+      PAGINATION_LIMITS,
+      this.pages('clans'),
     );
     this.store.dispatch({ type: 'sync/clans', clans, replace });
     if (replace) this.runtime.forgetChannelLoads();
@@ -103,6 +108,9 @@ export class StateSync {
         return api.listDmChannels({ limit: SYNC_DEFAULTS.pageSize, ...(cursor ? { cursor } : {}) });
       },
       (page) => page.channels,
+      'the DM channels',
+      PAGINATION_LIMITS,
+      this.pages('dm_channels'),
     );
     this.store.dispatch({ type: 'sync/dm-channels', channels: dms, replace });
     const selfId = this.selfId();

@@ -11,6 +11,7 @@ import { channelRoutes } from './http/routes/channels.js';
 import { clanRoutes } from './http/routes/clans.js';
 import { userRoutes } from './http/routes/users.js';
 import { walletRoutes } from './http/routes/wallet.js';
+import { testApiRoutes } from './http/routes/test-api.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { HttpServer } from './http/server.js';
 import { IdGenerator } from './ids.js';
@@ -21,7 +22,9 @@ import { EMULATOR_DEFAULTS, type EmulatorOptions, type ResolvedEmulatorOptions }
 import type { PlatformContext } from './platform/context.js';
 import { seedWorld } from './platform/seeding.js';
 import { Restarts } from './restarts.js';
-import { loadSeed, type WorldSeed } from './seed.js';
+import type { WorldSeed } from './seed.js';
+import { loadSeed } from './seed-check/index.js';
+import { DataDir, WorldPersistence } from './persistence/index.js';
 import { TokenService } from './tokens.js';
 import type { EmulatorAccount } from './types.js';
 import { WireLog } from './wire-log.js';
@@ -51,20 +54,23 @@ export class Emulator extends WorldControls {
   private readonly router: Router;
   /** The production protocol's front end, when started with `compat`. */
   private compat: CompatFrontEnd | undefined;
+  /** Keeps the world in `dataDir`, when one is given. */
+  private readonly persistence: WorldPersistence | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     super();
-    const secret = options.secret ?? randomBytes(32).toString('base64url');
+    const dataDir = options.dataDir === undefined ? undefined : new DataDir(options.dataDir);
+    const secret = dataDir ? dataDir.secret(options.secret) : (options.secret ?? randomBytes(32).toString('base64url'));
     this.options = { ...EMULATOR_DEFAULTS, ...stripUndefined(options), secret };
     this.publicUrl = options.publicUrl;
     const log = options.log ?? (() => {});
     const world = new World(this.options.maxMessagesPerChannel);
-    const hub = new Hub(world, this.options.resumeBufferSize);
+    const hub = new Hub(world, this.options.resumeBufferSize, this.options.maxSessionsPerUser);
     const prover = new Prover(secret);
     const ledger = new Ledger(prover);
     this.ctx = { world, hub, ids: new IdGenerator(), ledger, options: this.options };
     this.tokens = new TokenService(secret, () => ({ access: this.options.tokenTtlSeconds, refresh: this.options.refreshTokenTtlSeconds }));
-    this.wire = new WireLog(this.options.wireLogSize);
+    this.wire = new WireLog(this.options.wireLogSize, this.options.wireLogBytes);
     ledger.onTransfer((tx, extra) => announceTransfer(this.ctx, tx, extra));
     this.gateway = new GatewayServer({ platform: this.ctx, tokens: this.tokens, wire: this.wire, log });
     const services: HttpServices = {
@@ -78,11 +84,11 @@ export class Emulator extends WorldControls {
         this.gateway.closeWhere(4005, 'the session was logged out', (conn) => conn.claims.sid === sid);
       },
     };
-    const router = (this.router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes));
+    const router = (this.router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes, ...testApiRoutes));
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
     // The console reaches the emulator through its public test API only (console/port.ts).
     mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log });
-    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, log, serveStatic: (req, res) => this.pages.handle(req, res) });
+    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, corsOrigins: this.options.corsOrigins, log, serveStatic: (req, res) => this.pages.handle(req, res) });
     this.http.server.on('upgrade', (req, socket, head: Buffer) => {
       if (!this.compat?.handleUpgrade(req, socket, head)) this.gateway.handleUpgrade(req, socket, head);
     });
@@ -97,11 +103,14 @@ export class Emulator extends WorldControls {
       closed: () => this.closed,
       ...(options.log ? { log: options.log } : {}),
     });
+    this.persistence = dataDir && new WorldPersistence(dataDir, this.ctx, this.tokens, this.options.autosaveMs);
   }
 
-  /** Starts listening and creates the seed world. */
+  /** Starts listening and creates the seed world (or loads the one kept in `dataDir`). */
   async listen(): Promise<this> {
-    const seed = typeof this.options.seed === 'string' ? await loadSeed(this.options.seed) : this.options.seed;
+    // A world kept in the data dir wins over the seed: the seed only creates the first one.
+    const restored = this.persistence?.load() ?? false;
+    const seed = restored ? undefined : typeof this.options.seed === 'string' ? await loadSeed(this.options.seed) : this.options.seed;
     if (this.options.compat) {
       // Loaded only when asked for: the production protocol brings its protobuf runtime with it.
       const { createCompatFrontEnd } = await import('./compat/index.js');
@@ -115,11 +124,18 @@ export class Emulator extends WorldControls {
     this.address = this.http.server.address() as AddressInfo;
     try {
       if (seed) this.seed(seed);
+      this.persistence?.save();
     } catch (error) {
       await this.close();
       throw error;
     }
+    this.persistence?.start((error) => this.options.log?.(`could not write the data dir: ${error instanceof Error ? error.message : String(error)}`));
     return this;
+  }
+
+  /** Writes the world to `dataDir` now (it is also written while running and at `close()`); does nothing without one. */
+  saveWorld(): void {
+    this.persistence?.save();
   }
 
   /** Base URL clients are told to use (`http://127.0.0.1:port` unless a public URL is set). */
@@ -148,6 +164,7 @@ export class Emulator extends WorldControls {
 
   /** Stops the servers and closes every socket. */
   async close(): Promise<void> {
+    if (!this.closed) this.persistence?.stop();
     this.closed = true;
     this.restarts.cancel();
     this.http.resume();

@@ -9,6 +9,11 @@ export class IdGenerator {
     this.next = start;
   }
 
+  /** The last id handed out (or reserved): what a restored world continues after. */
+  get last(): string {
+    return this.next.toString();
+  }
+
   id(): string {
     this.next += 1n;
     return this.next.toString();

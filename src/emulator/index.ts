@@ -3,12 +3,12 @@
  * examples, demos and benchmarks. Node only.
  */
 export { Emulator, startEmulator } from './emulator.js';
-export { loadSeed } from './seed.js';
+export { checkSeed, loadSeed, SeedError, WORLD_SEED_SCHEMA, type SeedCheckOptions, type SchemaIssue } from './seed-check/index.js';
 export type { EmulatorAccount, BotCredentials, EmulatorClan, EmulatorChannel, EmulatorWebhook, StoredMessage, EmitTap } from './types.js';
 export { EMULATOR_DEFAULTS, type EmulatorOptions } from './options.js';
-export { DEFAULT_WORLD, type WorldSeed, type ClanSeed, type ChannelSeed, type AccountSeed } from './seed.js';
+export { DEFAULT_WORLD, type WorldSeed, type ClanSeed, type ChannelSeed, type AccountSeed, type WebhookSeed } from './seed.js';
 export { EmulatorError } from './errors.js';
-export { UserActor, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
+export { UserActor, type ButtonClickInput, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
 export type { HttpFault } from './http/faults.js';
 export type { WireEntry, WireLog } from './wire-log.js';
 export type { EventDelivery } from './gateway/hub.js';

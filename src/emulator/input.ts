@@ -1,5 +1,17 @@
 import { EmulatorError } from './errors.js';
 
+/** Longest text any free-form field of a request may hold; some fields have a tighter limit. */
+export const INPUT_LIMITS = {
+  /** Any string field not listed below. */
+  text: 4096,
+  /** `idempotency_key`: the server remembers keys, so a long one costs memory for as long as it is kept. */
+  idempotency_key: 128,
+} as const;
+
+function limitOf(key: string): number {
+  return key === 'idempotency_key' ? INPUT_LIMITS.idempotency_key : INPUT_LIMITS.text;
+}
+
 /** Reads typed fields from untrusted input, collecting every problem before refusing with a 400. */
 export class InputReader {
   private readonly fields: Record<string, string> = {};
@@ -18,7 +30,7 @@ export class InputReader {
       this.fields[key] = 'is required and must be a non-empty string';
       return '';
     }
-    return value;
+    return this.bounded(key, value);
   }
 
   optionalString(key: string): string | undefined {
@@ -28,7 +40,15 @@ export class InputReader {
       this.fields[key] = 'must be a string';
       return undefined;
     }
-    return value;
+    return this.bounded(key, value);
+  }
+
+  /** A string within its field's length limit; a longer one is recorded as a bad field. */
+  private bounded(key: string, value: string): string {
+    const limit = limitOf(key);
+    if (value.length <= limit) return value;
+    this.fields[key] = `is ${value.length} characters; the limit is ${limit}`;
+    return '';
   }
 
   optionalBoolean(key: string): boolean | undefined {
@@ -60,8 +80,8 @@ export class InputReader {
   stringArray(key: string, required = true): string[] {
     const value = this.record[key];
     if (value === undefined && !required) return [];
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v !== '')) {
-      this.fields[key] = 'must be an array of non-empty strings';
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v !== '' && v.length <= INPUT_LIMITS.text)) {
+      this.fields[key] = `must be an array of non-empty strings of at most ${INPUT_LIMITS.text} characters`;
       return [];
     }
     return value as string[];

@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   resumeWindowMs?: number;
   /** Events kept per gateway session for resume. */
   resumeBufferSize?: number;
+  /** Gateway sessions kept per user; past it the longest-detached ones are dropped before their resume window ends. */
+  maxSessionsPerUser?: number;
   /** Frames larger than this get a `payload_too_large` error reply. */
   maxFrameBytes?: number;
   /** Frames and HTTP bodies larger than this are cut off (close 1009 / 413). */
@@ -36,12 +38,33 @@ export interface EmulatorOptions {
   maxMessagesPerChannel?: number;
   /** Entries kept in `emu.wire`; 0 turns the log off. */
   wireLogSize?: number;
+  /** Bytes of bodies and frames kept in `emu.wire` at most; the oldest entries go first. */
+  wireLogBytes?: number;
+  /** Bytes waiting to be written to a gateway socket past which the emulator stops reading that client. */
+  slowSocketBytes?: number;
+  /** Bytes waiting to be written to a gateway socket past which the socket is cut (the session stays resumable). */
+  maxSocketBufferBytes?: number;
   /** Idempotency keys remembered per user. */
   idempotencyKeys?: number;
   /** Requests (every op but ping) allowed per socket per second, as a token bucket; null for no limit. */
   gatewayRateLimit?: { perSecond: number; burst: number } | null;
-  /** Secret for signing JWTs and proofs; random when not given. */
+  /**
+   * Secret for signing JWTs and proofs, and for deriving the API keys and
+   * webhook tokens a seed does not fix; random when not given (or, with
+   * `dataDir`, the one kept there). A fixed secret keeps seeded credentials
+   * and issued tokens valid across restarts.
+   */
   secret?: string;
+  /**
+   * A folder that keeps the world between runs: created when missing; when it
+   * holds a world, that world is loaded instead of the seed. Written while the
+   * emulator runs (every `autosaveMs` when changed) and at `close()`.
+   */
+  dataDir?: string;
+  /** How often a changed world is written to `dataDir`. */
+  autosaveMs?: number;
+  /** Origins allowed to call the HTTP API from a browser page (CORS); `'*'` allows any. */
+  corsOrigins?: readonly string[];
   /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
   publicUrl?: string;
   /**
@@ -65,14 +88,20 @@ export const EMULATOR_DEFAULTS = {
   handshakeTimeoutMs: 10_000,
   resumeWindowMs: 120_000,
   resumeBufferSize: 10_000,
+  maxSessionsPerUser: 64,
   maxFrameBytes: 256 * 1024,
   maxPayloadBytes: 1024 * 1024,
   maxMessagesPerChannel: 10_000,
   wireLogSize: 10_000,
+  wireLogBytes: 8 * 1024 * 1024,
+  slowSocketBytes: 8 * 1024 * 1024,
+  maxSocketBufferBytes: 64 * 1024 * 1024,
   idempotencyKeys: 10_000,
   gatewayRateLimit: null,
   compat: false,
+  autosaveMs: 2000,
+  corsOrigins: [],
 } as const satisfies Partial<EmulatorOptions>;
 
-export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret'>> &
-  Pick<EmulatorOptions, 'seed' | 'publicUrl' | 'log'> & { secret: string };
+export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret' | 'dataDir'>> &
+  Pick<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'dataDir'> & { secret: string };

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { ChannelType } from '../model/enums.js';
 
 /** A channel of a seeded clan. */
@@ -26,6 +25,18 @@ export interface ClanSeed {
   welcome?: string;
   channels?: ChannelSeed[];
   roles?: Array<{ title: string; color?: string; members?: string[] }>;
+  /** Webhooks whose URLs `clanstream emulator` prints. */
+  webhooks?: WebhookSeed[];
+}
+
+/** A webhook of a seeded clan: a channel webhook with `channel`, a clan webhook without. */
+export interface WebhookSeed {
+  /** Display name of the webhook's bot user. */
+  name: string;
+  /** Name of a channel of the clan. */
+  channel?: string;
+  /** A fixed token (URL-safe, 16-128 characters); without one it is derived from the emulator's secret. */
+  token?: string;
 }
 
 /** A bot or user of a `WorldSeed`. Without `id` and `token`, fresh ones are generated. */
@@ -34,11 +45,14 @@ export interface AccountSeed {
   display_name?: string;
   avatar?: string;
   id?: string;
-  /** A fixed API key, so credentials survive restarts. */
+  /** A fixed API key; without one it is derived from the emulator's secret (stable with a fixed secret). */
   token?: string;
 }
 
-/** A world to create when the emulator starts (`--seed world.json`). Accounts are referred to by username. */
+/**
+ * A world to create when the emulator starts (`--seed world.json`). Accounts
+ * are referred to by username. The format is schemas/world-seed.schema.json.
+ */
 export interface WorldSeed {
   bots?: AccountSeed[];
   users?: AccountSeed[];
@@ -78,6 +92,7 @@ export const DEFAULT_WORLD: WorldSeed = {
         { name: 'staff', private: true, members: ['alice', 'clanbot'] },
       ],
       roles: [{ title: 'Moderator', color: '#e67e22', members: ['alice'] }],
+      webhooks: [{ name: 'Deploys', channel: 'general' }, { name: 'Notices' }],
     },
   ],
   balances: { alice: 100, bob: 50, clanbot: 1000 },
@@ -90,45 +105,4 @@ export function channelTypeOf(type: ChannelSeed['type']): ChannelType {
   const resolved = (CHANNEL_TYPE_NAMES as Record<string, ChannelType>)[type];
   if (resolved === undefined) throw new Error(`unknown channel type "${String(type)}" in the seed`);
   return resolved;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Checks the shape of a seed read from JSON, naming the first thing that is wrong. */
-export function checkSeed(value: unknown, source = 'the seed'): WorldSeed {
-  const fail = (message: string): never => {
-    throw new Error(`${source}: ${message}`);
-  };
-  if (!isObject(value)) fail('must be a JSON object with bots, users, clans and balances');
-  const seed = value as Record<string, unknown>;
-  for (const key of ['bots', 'users', 'clans'] as const) {
-    const list = seed[key];
-    if (list === undefined) continue;
-    if (!Array.isArray(list)) fail(`${key} must be an array`);
-    (list as unknown[]).forEach((item, i) => {
-      if (!isObject(item)) fail(`${key}[${i}] must be an object`);
-      const field = key === 'clans' ? 'name' : 'username';
-      if (typeof (item as Record<string, unknown>)[field] !== 'string') fail(`${key}[${i}].${field} must be a string`);
-      if (key === 'clans') {
-        const clan = item as Record<string, unknown>;
-        for (const listKey of ['members', 'channels', 'roles']) {
-          if (clan[listKey] !== undefined && !Array.isArray(clan[listKey])) fail(`clans[${i}].${listKey} must be an array`);
-        }
-      }
-    });
-  }
-  if (seed.balances !== undefined && !isObject(seed.balances)) fail('balances must be an object of username → amount');
-  return seed;
-}
-
-/** Reads a seed world from a JSON file. */
-export async function loadSeed(path: string): Promise<WorldSeed> {
-  const text = await readFile(path, 'utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`the seed file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  return checkSeed(parsed, `the seed file ${path}`);
 }

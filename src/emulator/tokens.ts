@@ -27,6 +27,13 @@ export class RevokedToken extends EmulatorError {
     super(401, 'unauthenticated', 'the session was logged out');
   }
 }
+/** The token service as plain JSON, for a data dir. */
+export interface TokenState {
+  serial: number;
+  revokedSessions: string[];
+  expiredBelow: Record<TokenType, number>;
+}
+
 const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 /**
@@ -107,6 +114,19 @@ export class TokenService {
   private prune(nowMs: number): void {
     if (this.expiresAtMs.size < 10_000) return;
     for (const [n, expMs] of this.expiresAtMs) if (expMs < nowMs) this.expiresAtMs.delete(n);
+  }
+
+  /** What must outlive a restart: the serial (so token numbers never repeat), logouts and `expireTokens`. */
+  exportState(): TokenState {
+    return { serial: this.serial, revokedSessions: [...this.revokedSessions], expiredBelow: { ...this.expiredBelow } };
+  }
+
+  /** Takes back what {@link exportState} gave. */
+  importState(state: TokenState): void {
+    this.serial = Math.max(this.serial, state.serial);
+    for (const sid of state.revokedSessions) this.revokedSessions.add(sid);
+    this.expiredBelow.access = state.expiredBelow.access;
+    this.expiredBelow.refresh = state.expiredBelow.refresh;
   }
 
   isRevoked(sid: string): boolean {

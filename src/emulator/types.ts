@@ -43,6 +43,12 @@ export interface EmulatorChannel extends ApiChannelDescription {
 /** A channel or clan webhook made through the test API, with what it takes to post to it. */
 export interface EmulatorWebhook {
   id: string;
+  /** `channel` posts into one channel; `clan` sends DMs to the clan's members. */
+  kind: 'channel' | 'clan';
+  /** The channel (channel webhooks) or clan (clan webhooks) it posts to. */
+  targetId: string;
+  /** Display name of its bot user. */
+  name: string;
   /** The URL to post to (for clan webhooks, append `/{user}`). */
   url: string;
   token: string;

@@ -60,17 +60,59 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** A bounded log of what the emulator received, for tests to assert on. */
+/** Bounds of the wire log beyond its entry count. */
+export const WIRE_LOG_LIMITS = {
+  /** A body or frame larger than this is logged as `{ omitted_bytes }` instead of its content. */
+  maxBodyBytes: 16 * 1024,
+  /** What an entry without a body counts for. */
+  entryOverheadBytes: 256,
+} as const;
+
+/**
+ * A bounded log of what the emulator received, for tests to assert on: at
+ * most `capacity` entries and about `capacityBytes` bytes of bodies, the
+ * oldest going first (anyone who can reach the emulator can fill it).
+ */
 export class WireLog {
   private items: WireEntry[] = [];
+  private sizes: number[] = [];
+  private bytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly capacityBytes = Infinity,
+  ) {}
 
-  /** Appends an entry stamped with the current time, dropping the oldest beyond capacity (nothing is kept when capacity is 0). It masks nothing itself: callers pass masked paths and bodies. */
-  record(entry: Omit<WireEntry, 'at'>): void {
+  /**
+   * Appends an entry stamped with the current time, dropping the oldest beyond the bounds (nothing is kept
+   * when capacity is 0). `bodyBytes` is the size of the raw body or frame. It masks nothing itself: callers
+   * pass masked paths and bodies.
+   */
+  record(entry: Omit<WireEntry, 'at'>, bodyBytes = 0): void {
     if (this.capacity <= 0) return;
-    this.items.push({ at: Date.now(), ...entry });
-    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+    const large = bodyBytes > WIRE_LOG_LIMITS.maxBodyBytes && entry.body !== undefined;
+    const kept = large ? { ...entry, body: { omitted_bytes: bodyBytes } } : entry;
+    const size = WIRE_LOG_LIMITS.entryOverheadBytes + (large ? 0 : bodyBytes);
+    this.items.push({ at: Date.now(), ...kept });
+    this.sizes.push(size);
+    this.bytes += size;
+    // Drop from the front until both bounds hold; the newest entry always stays.
+    let drop = 0;
+    let bytes = this.bytes;
+    while (this.items.length - drop > 1 && (this.items.length - drop > this.capacity || bytes > this.capacityBytes)) {
+      bytes -= this.sizes[drop]!;
+      drop += 1;
+    }
+    if (drop > 0) {
+      this.items.splice(0, drop);
+      this.sizes.splice(0, drop);
+      this.bytes = bytes;
+    }
+  }
+
+  /** Bytes the log counts as held (entries' bodies and their overhead). */
+  get heldBytes(): number {
+    return this.bytes;
   }
 
   /** Everything logged, oldest first. */
@@ -91,5 +133,7 @@ export class WireLog {
   /** Forgets every entry. */
   clear(): void {
     this.items = [];
+    this.sizes = [];
+    this.bytes = 0;
   }
 }

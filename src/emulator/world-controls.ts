@@ -183,6 +183,11 @@ export abstract class WorldControls {
     return this.createWebhook('clan', clanId, input.name ?? 'Clan Webhook');
   }
 
+  /** Every webhook with its URL, oldest first (what `clanstream emulator` prints). */
+  webhooks(): EmulatorWebhook[] {
+    return [...this.ctx.world.webhooks.values()].map((webhook) => webhooks.webhookView(webhook, this.url));
+  }
+
   /** Issues a new token for a webhook; the old URL stops working. */
   resetWebhookToken(webhookId: string): EmulatorWebhook {
     return webhooks.webhookView(webhooks.resetWebhookToken(this.ctx, webhookId), this.url);

@@ -9,7 +9,7 @@ export { RateLimitError } from './rate-limit-error.js';
 export { TimeoutError } from './timeout-error.js';
 export { QueueFullError } from './queue-full-error.js';
 export { ListenerError } from './listener-error.js';
-export { ClosedError } from './closed-error.js';
+export { ClosedError, type ClosedOutcome } from './closed-error.js';
 export { BufferOverflowError } from './buffer-overflow-error.js';
 
 export type { AnyClanstreamError } from './any-error.js';

@@ -1,11 +1,19 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import { Events, isEventName } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
+
+/** Bounds on what a `hello` may ask of the client. */
+export const HELLO_LIMITS = {
+  /** The heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported. */
+  heartbeatIntervalMs: { minMs: 10, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
+} as const;
 
 /** A frame from the server, decoded. */
 export type ServerFrame =
-  | { kind: 'hello'; hello: HelloPayload }
+  /** `problem`: the interval was absurd and was replaced by the nearest bound (to report; the handshake goes on). */
+  | { kind: 'hello'; hello: HelloPayload; problem?: ProtocolError }
   | { kind: 'event'; sessionId: string; event: ClanstreamEvent }
   | { kind: 'reply'; cid: string; op: string; payload: unknown }
   | { kind: 'error'; cid: string | undefined; error: GatewayErrorPayload }
@@ -85,10 +93,11 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
     return error ? { kind: 'error', cid, error } : new ProtocolError('an error frame has no code and message', text);
   }
   if (op === 'hello') {
-    if (!isRecord(payload) || typeof payload.heartbeat_interval_ms !== 'number' || payload.heartbeat_interval_ms <= 0) {
-      return new ProtocolError('hello has no heartbeat interval', text);
-    }
-    return { kind: 'hello', hello: payload as unknown as HelloPayload };
+    // An interval that is there but absurd (0, negative, a string) is the connection's to clamp and report.
+    if (!isRecord(payload) || !('heartbeat_interval_ms' in payload)) return new ProtocolError('hello has no heartbeat interval', text);
+    const interval = checkWait(payload.heartbeat_interval_ms, HELLO_LIMITS.heartbeatIntervalMs, 'the heartbeat interval of hello');
+    const hello = { ...payload, heartbeat_interval_ms: interval.ms } as unknown as HelloPayload;
+    return interval.problem ? { kind: 'hello', hello, problem: new ProtocolError(interval.problem, text) } : { kind: 'hello', hello };
   }
   if (cid === undefined) return new ProtocolError(`a ${shown(op)} frame has neither seq nor cid`, text);
   return { kind: 'reply', cid, op, payload };

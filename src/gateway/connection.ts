@@ -10,6 +10,7 @@ import {
   ignoreElements,
   map,
   Observable,
+  of,
   retry,
   Subject,
   switchMap,
@@ -17,7 +18,6 @@ import {
   tap,
   throwError,
   timer,
-  type SchedulerLike,
   type Subscription,
 } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
@@ -27,10 +27,10 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
 import { backoffDelay } from '../util/backoff.js';
+import { checkWait } from '../util/wait-limits.js';
 import { decodeFrame } from './codec.js';
-import { PendingRequest, type ReplyHandler } from './pending-request.js';
+import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
 import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
 import {
@@ -43,44 +43,12 @@ import {
   type ResumeFailedPayload,
   type ResumedPayload,
 } from './protocol.js';
-import { openTransport, type Transport, type TransportSignal, type WebSocketLike } from './transport.js';
+import { PendingRequests } from './pending-requests.js';
+import { RenewalPacing } from './renewal-pacing.js';
+import { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester } from './connection-options.js';
+import { openTransport, type Transport } from './transport.js';
 
-/** Settings of a gateway connection. */
-export interface GatewayConnectionOptions {
-  /** URL of the next attempt, token included; read at each attempt so a refreshed token is used. */
-  url: () => string;
-  /** Opens a socket (a test double in marble tests). */
-  transport?: (url: string) => Observable<TransportSignal>;
-  WebSocket?: WebSocketLike;
-  scheduler: SchedulerLike;
-  /** Source of reconnect jitter, [0, 1). */
-  random: () => number;
-  reconnect: { baseMs: number; capMs: number; maxAttempts: number; loginAttempts: number };
-  heartbeatTimeoutMs: number;
-  requestTimeoutMs: number;
-  /** Runs after a fresh session starts and before the connection counts as ready (e.g. clan joins). */
-  onFreshSession?: (request: HandshakeRequester) => Promise<unknown>;
-  /** After a session was lost: fetch state again. The `resync` event follows. */
-  onResync?: (reason: string) => Promise<unknown>;
-  /** Gets a new session token (close 4004). An {@link AuthenticationError} stops the connection. */
-  refreshToken: () => Promise<unknown>;
-  /**
-   * Authenticates afresh (with the API key) after the server refused the
-   * token outright (close 4003, e.g. a server that restarted with new signing
-   * keys). Tried once per outage; without it, 4003 is fatal.
-   */
-  reauthenticate?: () => Promise<unknown>;
-  /** Every event, in order, once each. */
-  deliver: (event: ClanstreamEvent) => void;
-  /** Errors that do not stop the connection. */
-  report: (error: ClanstreamError) => void;
-}
-
-/** Sends a request before the connection counts as ready (only during a fresh session's setup). */
-export type HandshakeRequester = <K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>) => Promise<GatewayReplyPayload<K>>;
-
-/** The handle of a request that could not be sent (its handler was told why): nothing to stop. */
-const NOT_SENT = Object.freeze({ unsubscribe: (): void => {} });
+export { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './connection-options.js';
 
 /** Why one connection attempt ended. */
 class AttemptEnded extends Error {
@@ -91,6 +59,12 @@ class AttemptEnded extends Error {
   ) {
     super(`connection closed (${code}${reason ? `: ${reason}` : ''})`);
   }
+}
+
+/** What one socket has been through. */
+interface SocketState {
+  /** `hello` arrived: the handshake and the heartbeat are running. */
+  greeted: boolean;
 }
 
 /**
@@ -111,19 +85,28 @@ export class GatewayConnection {
   private attempts = 0;
   private disconnectedAt = 0;
   private resyncReason: string | undefined;
-  private readonly pending = new Map<string, PendingRequest>();
-  /** One timer for every pending request: it fires at the earliest deadline (no timer per request). */
-  private deadlineTimer: Subscription | undefined;
-  private deadlineAt = Infinity;
-  private nextCid = 1;
+  private readonly pending: PendingRequests;
   private loop: Subscription | undefined;
   /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
   private readonly fatal$ = new Subject<ClanstreamError>();
   /** The error that stopped the connection for good (a fatal close code, attempts used up, renewal refused). */
   readonly stopped$: Observable<ClanstreamError> = this.fatal$.pipe(filter((error) => !(error instanceof ClosedError)));
   private reauthenticated = false;
+  private readonly renewals: RenewalPacing;
+  /** `options.report`, called with the options as `this` (made once, handed to every reply). */
+  private readonly reportProblem = (error: ClanstreamError): void => this.options.report(error);
+  /** A resync started by numbering gone wrong is running: another is not started on top of it. */
+  private renumberResync: Promise<void> | undefined;
 
-  constructor(private readonly options: GatewayConnectionOptions) {}
+  constructor(private readonly options: GatewayConnectionOptions) {
+    this.pending = new PendingRequests(options.scheduler);
+    this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
+
+    if (options.resumeFrom) {
+      this.sessionId = options.resumeFrom.sessionId;
+      this.lastSeq = options.resumeFrom.seq;
+    }
+  }
 
   /** Gateway session id of the current (or last) session. */
   get currentSessionId(): string | undefined {
@@ -226,49 +209,9 @@ export class GatewayConnection {
       handler.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
       return undefined;
     }
-    const cid = String(this.nextCid++);
-    const deadline = this.options.scheduler.now() + timeoutMs;
-    const pending = new PendingRequest(this, cid, op, expect, handler, deadline, timeoutMs);
-    this.pending.set(cid, pending);
-    this.armDeadline(deadline);
-    transport.send(JSON.stringify({ cid, [op]: payload }));
-    return pending;
-  }
-
-  /** Stops waiting for the reply to `cid`. */
-  forget(cid: string): void {
-    this.pending.delete(cid);
-    // Nothing left to time out: no timer may keep the process alive.
-    if (this.pending.size === 0) this.disarmDeadline();
-  }
-
-  /** Makes the shared timer fire no later than `deadline`. */
-  private armDeadline(deadline: number): void {
-    if (this.deadlineTimer && !this.deadlineTimer.closed && this.deadlineAt <= deadline) return;
-    this.disarmDeadline();
-    this.deadlineAt = deadline;
-    this.deadlineTimer = this.options.scheduler.schedule(() => this.expireRequests(), Math.max(0, deadline - this.options.scheduler.now()));
-  }
-
-  private disarmDeadline(): void {
-    this.deadlineTimer?.unsubscribe();
-    this.deadlineTimer = undefined;
-    this.deadlineAt = Infinity;
-  }
-
-  /** Times out every request past its deadline, then waits for the next earliest one. */
-  private expireRequests(): void {
-    this.deadlineTimer = undefined;
-    this.deadlineAt = Infinity;
-    const now = this.options.scheduler.now();
-    let next = Infinity;
-    for (const [cid, p] of [...this.pending]) {
-      if (p.deadline <= now) {
-        this.pending.delete(cid);
-        p.handler.error(new TimeoutError(`gateway ${p.op}`, p.timeoutMs));
-      } else if (p.deadline < next) next = p.deadline;
-    }
-    if (next !== Infinity) this.armDeadline(next);
+    const request = this.pending.add(op, expect, handler, timeoutMs);
+    transport.send(JSON.stringify({ cid: request.cid, [op]: payload }));
+    return request;
   }
 
   // ---------------- the connection loop ----------------
@@ -284,24 +227,28 @@ export class GatewayConnection {
       const subscriptions: Subscription[] = [];
       const end = (error: unknown) => subscriber.error(error);
       const keep = (s: Subscription) => subscriptions.push(s);
+      const socket: SocketState = { greeted: false };
       // A server that accepts TCP but never upgrades, or upgrades but never completes the handshake, is as dead as one that refuses.
       subscriptions.push(
         timer(this.options.requestTimeoutMs, this.options.scheduler).subscribe(() => {
           if (!this.ready) end(new AttemptEnded(4000, 'the connection and handshake did not finish in time', 'resume'));
         }),
       );
+      const url = this.options.url();
+      this.options.debug?.({ topic: 'gateway', type: 'connecting', attempt: this.attempts + 1, url });
       subscriptions.push(
-        factory(this.options.url()).subscribe({
+        factory(url).subscribe({
           next: (signal) => {
             if (typeof signal === 'string') {
-              this.onFrame(signal, end, keep);
+              this.onFrame(signal, end, keep, socket);
             } else if (signal.type === 'open') {
               this.transport = signal.transport;
             } else if (signal.type === 'message') {
-              this.onFrame(signal.data, end, keep);
+              this.onFrame(signal.data, end, keep, socket);
             } else {
               const info = closeCodeInfo(signal.code);
-              end(new AttemptEnded(signal.code, signal.reason, info.action));
+              // A close reason is the server's text: it may echo a secret, and it reaches lifecycle$ and errors.
+              end(new AttemptEnded(signal.code, this.redacted(signal.reason), info.action));
             }
           },
           error: end,
@@ -312,17 +259,16 @@ export class GatewayConnection {
         for (const s of subscriptions) s.unsubscribe();
         this.transport = undefined;
         this.ready = false;
-        const lost = new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false });
-        this.disarmDeadline();
-        for (const [cid, pending] of [...this.pending]) {
-          this.pending.delete(cid);
-          pending.handler.error(lost);
-        }
+        this.pending.failAll(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
       };
     });
   }
 
-  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void): void {
+  private redacted(text: string): string {
+    return this.options.redactor ? this.options.redactor.redact(text) : text;
+  }
+
+  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
     const frame = decodeFrame(text);
     if (frame instanceof ProtocolError) {
       this.options.report(frame);
@@ -333,8 +279,12 @@ export class GatewayConnection {
       case 'unknown_event':
       case 'invalid_event': {
         const seq = frame.kind === 'event' ? frame.event.seq : frame.seq;
-        if (seq <= this.lastSeq) return; // already delivered (a replay overlapping what we had)
-        if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
+        if (seq === this.lastSeq) return; // already delivered (a replay overlapping what we had)
+        if (seq < this.lastSeq || seq > this.lastSeq + GATEWAY_LIMITS.maxSeqJump) {
+          // Numbering gone backwards or far ahead cannot be replayed: dropping every later event would lose them all.
+          // Follow the server's numbering from here, and fetch again what may have been missed.
+          this.renumber(seq);
+        } else if (seq !== this.lastSeq + 1 && this.lastSeq > 0) {
           // Something was skipped: reconnect and resume from the last event we have, which replays the gap.
           end(new AttemptEnded(4000, `event ${this.lastSeq + 1} is missing (got ${seq})`, 'resume'));
           return;
@@ -354,32 +304,39 @@ export class GatewayConnection {
         return;
       }
       case 'hello': {
+        if (socket.greeted) {
+          // A second hello must not start the handshake (or the heartbeat) again.
+          this.options.report(new ProtocolError('the server sent hello again on the same connection (ignored)', text));
+          return;
+        }
+        socket.greeted = true;
+        // An absurd interval was replaced by the nearest bound (HELLO_LIMITS): the handshake goes on, and the error stream hears of it.
+        if (frame.problem) this.options.report(frame.problem);
         // Heartbeats bypass everything else that is sent, so a busy client never starves them.
         const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
         const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
         keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
         return;
       }
-      case 'reply': {
-        const pending = this.pending.get(frame.cid);
-        if (!pending) return; // a reply we stopped waiting for
-        this.forget(frame.cid);
-        const { handler } = pending;
-        if (pending.expect === undefined) handler.next({ op: frame.op, payload: frame.payload });
-        else if (frame.op === pending.expect) handler.next(frame.payload);
-        else return handler.error(new ProtocolError(`${pending.op} was answered with ${frame.op}`));
-        handler.complete?.();
-        return;
-      }
+      case 'reply':
+        // A malformed acknowledgement fails its request, and the error stream hears of it.
+        return this.pending.answer(frame.cid, frame.op, frame.payload, text, this.reportProblem);
       case 'error': {
         const pending = frame.cid === undefined ? undefined : this.pending.get(frame.cid);
-        const error = new GatewayError({ ...frame.error, op: pending?.op ?? 'frame' });
+        const given = frame.error;
+        let retryAfter = given.retry_after_ms;
+        if (given.code === 'rate_limited') {
+          const wait = checkWait(given.retry_after_ms, GATEWAY_LIMITS.retryAfterMs, 'retry_after_ms of a rate_limited reply');
+          if (wait.problem) this.options.report(new ProtocolError(wait.problem, text));
+          retryAfter = wait.ms;
+        }
+        const error = new GatewayError({ ...given, ...(retryAfter !== undefined ? { retry_after_ms: retryAfter } : {}), op: pending?.op ?? 'frame' });
+        this.options.redactor?.redactError(error);
         if (!pending) {
           this.options.report(error);
           return;
         }
-        this.forget(frame.cid!);
-        pending.handler.error(error);
+        this.pending.fail(frame.cid!, error);
         return;
       }
     }
@@ -395,20 +352,27 @@ export class GatewayConnection {
           this.sessionId = ready.session_id;
           this.userId = ready.user_id;
           this.lastSeq = ready.seq;
+          this.options.debug?.({ topic: 'gateway', type: 'session_started', sessionId: ready.session_id, seq: ready.seq });
           return from(this.options.onFreshSession?.(early) ?? Promise.resolve());
         }),
         tap(() => this.markReady(false, 0)),
         ignoreElements(),
       );
     if (!this.sessionId) return start$();
-    return this.send$('resume', { session_id: this.sessionId, seq: this.lastSeq }, timeoutMs, true).pipe(
+    const sessionId = this.sessionId;
+    this.options.debug?.({ topic: 'gateway', type: 'resuming', sessionId, seq: this.lastSeq });
+    return this.send$('resume', { session_id: sessionId, seq: this.lastSeq }, timeoutMs, true).pipe(
       switchMap((reply) => {
         if (reply.op === 'resumed') {
-          this.markReady(true, (reply.payload as ResumedPayload).replayed);
+          this.userId ||= this.options.userId?.() ?? '';
+          const { replayed } = reply.payload as ResumedPayload;
+          this.options.debug?.({ topic: 'gateway', type: 'resumed', sessionId, replayed });
+          this.markReady(true, replayed);
           return EMPTY;
         }
         if (reply.op === 'resume_failed') {
           this.resyncReason = (reply.payload as ResumeFailedPayload).reason;
+          this.options.debug?.({ topic: 'gateway', type: 'resume_failed', reason: this.resyncReason });
           this.forgetSession();
           return start$();
         }
@@ -431,26 +395,42 @@ export class GatewayConnection {
       this.lifecycle$.next({ type: 'reconnected', sessionId, resumed, replayed, downtimeMs: Math.max(0, this.options.scheduler.now() - this.disconnectedAt) });
     }
     const reason = this.resyncReason;
-    if (reason !== undefined && !first) {
-      this.resyncReason = undefined;
-      const resync = this.options.onResync?.(reason) ?? Promise.resolve();
-      resync.then(
-        () => this.lifecycle$.next({ type: 'resync', reason }),
-        (error: unknown) => {
-          // Cancelled by closeSocket(): nothing failed that anyone still waits for.
-          if (error instanceof ClosedError) return;
-          this.options.report(new ConnectionError(`resynchronising after a lost session failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false }));
-          this.lifecycle$.next({ type: 'resync', reason });
-        },
-      );
-    } else {
-      this.resyncReason = undefined;
-    }
+    this.resyncReason = undefined;
+    if (reason !== undefined && !first) void this.resync(reason);
+    // A `resumeFrom` session that could not be resumed: the login's own sync fetched the state, but events were missed.
+    else if (reason !== undefined) this.lifecycle$.next({ type: 'resync', reason });
+  }
+
+  /** Fetches the state again (events may have been missed), then announces `resync`; a failure is reported. */
+  private resync(reason: string): Promise<void> {
+    const resync = this.options.onResync?.(reason) ?? Promise.resolve();
+    return resync.then(
+      () => this.lifecycle$.next({ type: 'resync', reason }),
+      (error: unknown) => {
+        // Cancelled by closeSocket(): nothing failed that anyone still waits for.
+        if (error instanceof ClosedError) return;
+        this.options.report(new ConnectionError(`resynchronising after a lost session failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false }));
+        this.lifecycle$.next({ type: 'resync', reason });
+      },
+    );
+  }
+
+  /** The server's event numbering went backwards or leapt ahead: report it, follow it, and resynchronise once at a time. */
+  private renumber(seq: number): void {
+    const direction = seq < this.lastSeq ? 'went backwards' : 'jumped ahead';
+    this.options.report(new ProtocolError(`the event numbering ${direction} (event ${seq} after ${this.lastSeq}); following it and fetching the state again`));
+    this.lastSeq = seq;
+    if (this.renumberResync) return;
+    const done = () => {
+      this.renumberResync = undefined;
+    };
+    this.renumberResync = this.resync(`the event numbering ${direction}`).then(done, done);
   }
 
   /** Decides what follows a failed attempt: a delay before the next one, or the end. */
   private afterAttempt(error: unknown): Observable<unknown> {
     const ended = error instanceof AttemptEnded ? error : this.classify(error);
+    this.options.debug?.({ topic: 'gateway', type: 'closed', code: ended.code, reason: ended.reason, next: ended.action });
     if (this.ready || this.status$.value === 'ready') {
       this.disconnectedAt = this.options.scheduler.now();
       this.lifecycle$.next({ type: 'disconnected', code: ended.code, reason: ended.reason, willReconnect: ended.action !== 'fatal' });
@@ -460,9 +440,10 @@ export class GatewayConnection {
       // The token was refused outright; with the API key the client can start over once before giving up.
       this.reauthenticated = true;
       this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
+      const rapid = this.renewals.note();
       return from(this.options.reauthenticate()).pipe(
-        map(() => 0),
         catchError((error: unknown) => throwError(() => new ConnectionError(`the gateway refused the token and authenticating again failed: ${error instanceof Error ? error.message : String(error)}`, { closeCode: 4003, fatal: true, cause: error }))),
+        switchMap(() => (rapid ? this.nextDelay$(ended) : of(0))),
       );
     }
     if (ended.action === 'fatal') {
@@ -470,14 +451,18 @@ export class GatewayConnection {
     }
     this.status$.next(this.everReady ? 'reconnecting' : 'connecting');
     if (ended.action === 'refresh') {
-      // `retry` needs a value to try again, so the refresh's result is mapped to one.
+      // A server that keeps closing with "expired" right after a refresh is not fixed by refreshing faster:
+      // a renewal soon after the last one goes through the same backoff as any other failure.
+      const rapid = this.renewals.note();
       return from(this.options.refreshToken()).pipe(
-        map(() => 0),
+        map(() => true),
         catchError((refreshError: unknown) =>
           refreshError instanceof AuthenticationError
             ? throwError(() => new ConnectionError(`the session expired and could not be renewed: ${refreshError.message}`, { closeCode: ended.code, fatal: true, cause: refreshError }))
-            : this.nextDelay$(ended),
+            : of(false),
         ),
+        // `retry` needs a value to try again.
+        switchMap((renewed) => (renewed && !rapid ? of(0) : this.nextDelay$(ended))),
       );
     }
     if (ended.action === 'reconnect') {
@@ -495,7 +480,11 @@ export class GatewayConnection {
         () => new ConnectionError(`could not connect to the gateway after ${this.attempts} attempts; last: ${ended.message}`, { closeCode: ended.code, fatal: true }),
       );
     }
-    return timer(backoffDelay(this.attempts - 1, this.options.reconnect, this.options.random), this.options.scheduler);
+    // Renewals that do not help grow the delay even when the server lets each connection become ready first.
+    const step = Math.max(this.attempts - 1, this.renewals.step);
+    const delayMs = backoffDelay(step, this.options.reconnect, this.options.random);
+    this.options.debug?.({ topic: 'gateway', type: 'retry_wait', attempt: this.attempts, delayMs });
+    return timer(delayMs, this.options.scheduler);
   }
 
   private classify(error: unknown): AttemptEnded {

@@ -6,9 +6,12 @@ export interface ReplyHandler {
   complete?(): void;
 }
 
+/** The handle of a request that could not be sent (its handler was told why): nothing to stop. */
+export const NOT_SENT = Object.freeze({ unsubscribe: (): void => {} });
+
 /** Where a pending request is registered, so it can be forgotten. */
 interface PendingOwner {
-  forget(cid: string): void;
+  delete(cid: string): void;
 }
 
 /**
@@ -31,6 +34,6 @@ export class PendingRequest {
 
   /** Stops waiting for the reply (nothing is sent; a late reply is ignored). */
   unsubscribe(): void {
-    this.owner.forget(this.cid);
+    this.owner.delete(this.cid);
   }
 }

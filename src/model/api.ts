@@ -34,6 +34,10 @@ export interface ApiSession {
   api_url: string;
   /** Base URL of the gateway for this session (`{ws_url}/ws`). */
   ws_url: string;
+  /** JSON-RPC endpoint of the token network, when the server advertises one (the emulator does). */
+  mmn_url?: string;
+  /** Base URL of the proof service, when the server advertises one (the emulator does). */
+  zk_url?: string;
   /** UNIX seconds. */
   created_at: number;
 }

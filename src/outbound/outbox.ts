@@ -4,6 +4,7 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { QueueFullError } from '../errors/queue-full-error.js';
 import { RateLimitError } from '../errors/rate-limit-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
 import { type GatewayReplyPayload, type GatewayRequestOp, type GatewayRequestPayload } from '../gateway/protocol.js';
 import type { ReplyHandler } from '../gateway/pending-request.js';
 import { TokenBucket } from './rate-limiter.js';
@@ -22,6 +23,10 @@ export interface OutboxOptions {
   requestTimeoutMs: number;
   /** Times one action is retried after the server answered `rate_limited`, before it fails with a RateLimitError. */
   rateLimitRetries: number;
+  /** Longest `retry_after_ms` waited for; a server asking for longer fails the action with a RateLimitError at once. */
+  maxRetryAfterMs: number;
+  /** Longest time an action waits in the queue (the connection down, a long rate limit) before it fails with a TimeoutError. */
+  maxWaitMs: number;
 }
 
 /** Default outbox settings. */
@@ -32,6 +37,8 @@ export const OUTBOX_DEFAULTS: OutboxOptions = Object.freeze({
   maxInFlight: 16,
   requestTimeoutMs: 15_000,
   rateLimitRetries: 5,
+  maxRetryAfterMs: 60_000,
+  maxWaitMs: 300_000,
 });
 
 /** Counters of the outbox. */
@@ -40,6 +47,15 @@ export interface OutboxStats {
   inFlight: number;
   sent: number;
   failed: number;
+}
+
+/**
+ * What structures send their actions through: the outbox of the client that
+ * holds the socket, or a queue that forwards them to such a client elsewhere.
+ */
+export interface ActionQueue {
+  /** Queues an action; resolves with its reply payload, or rejects with a typed error. */
+  enqueue<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>): Promise<GatewayReplyPayload<K>>;
 }
 
 /** What the outbox sends through: the gateway connection. */
@@ -59,6 +75,10 @@ export interface OutboxTransport {
    * stops waiting. Optional: without it, the outbox subscribes to `request$`.
    */
   send?(op: GatewayRequestOp, payload: unknown, timeoutMs: number, handler: ReplyHandler): Unsubscribable;
+  /** Told when a `rate_limited` reply holds the outbox for `waitMs` (debug output). */
+  rateLimited?(op: GatewayRequestOp, waitMs: number): void;
+  /** Told when the number of actions waiting or in flight changes (debug output); no snapshot is made for it. */
+  depthChanged?(queued: number, inFlight: number): void;
 }
 
 /** What an action's reply or failure goes to (one object per outbox, not a closure per action). */
@@ -71,6 +91,8 @@ interface EntrySink {
 class Entry implements ReplyHandler {
   attempt: Unsubscribable | undefined = undefined;
   rateLimited = 0;
+  /** It went out at least once: the server may have stored it even without an acknowledgement. */
+  sent = false;
 
   constructor(
     private readonly sink: EntrySink,
@@ -79,6 +101,8 @@ class Entry implements ReplyHandler {
     readonly payload: unknown,
     readonly resolve: (reply: unknown) => void,
     readonly reject: (error: unknown) => void,
+    /** scheduler.now() when it was queued: it fails once it has waited `maxWaitMs`. */
+    readonly queuedAt: number,
   ) {}
 
   next(reply: unknown): void {
@@ -91,7 +115,7 @@ class Entry implements ReplyHandler {
 }
 
 /** Ops that carry an idempotency key, so a resend after a drop is stored once. */
-const IDEMPOTENT: ReadonlySet<GatewayRequestOp> = new Set<GatewayRequestOp>([
+export const IDEMPOTENT_OPS: ReadonlySet<GatewayRequestOp> = new Set<GatewayRequestOp>([
   'channel_message_send',
   'channel_message_update',
   'channel_message_remove',
@@ -122,7 +146,7 @@ function randomKey(): string {
  * acknowledgement came. Each action settles exactly once: its reply, or a
  * typed error (the server's refusal, a timeout, a full queue, a closed client).
  */
-export class Outbox {
+export class Outbox implements ActionQueue {
   private readonly queue: Entry[] = [];
   private readonly inFlight = new Set<Entry>();
   private readonly limiter: TokenBucket | undefined;
@@ -131,6 +155,9 @@ export class Outbox {
   /** Settled so far; `publish` hands them out with the queue sizes, once per change of the whole. */
   private sent = 0;
   private failed = 0;
+  /** The depth last told to `transport.depthChanged`. */
+  private toldQueued = 0;
+  private toldInFlight = 0;
   private ready = false;
   private closed = false;
   private nextSeq = 0;
@@ -139,6 +166,10 @@ export class Outbox {
   private pumping = false;
   private pumpAgain = false;
   private wake: Subscription | undefined;
+  /** Fires when the oldest waiting action has waited `maxWaitMs`. */
+  private expiry: Subscription | undefined;
+  /** Set while new actions are refused (before login, after closeSocket): what each is refused with. */
+  private refusal: ((op: GatewayRequestOp) => Error) | undefined;
   private readonly readiness: Subscription;
   private readonly sink: EntrySink = {
     replied: (entry, reply) => this.settle(entry, 'sent', reply),
@@ -174,13 +205,53 @@ export class Outbox {
    */
   enqueue<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>): Promise<GatewayReplyPayload<K>> {
     if (this.closed) return Promise.reject(new ClosedError(op));
+    if (this.refusal) return Promise.reject(this.refusal(op));
     if (this.queue.length >= this.options.maxQueued) return Promise.reject(new QueueFullError(this.options.maxQueued));
     const keyed =
-      IDEMPOTENT.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
+      IDEMPOTENT_OPS.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
-      this.queue.push(new Entry(this.sink, this.nextSeq++, op, keyed, resolve as (reply: unknown) => void, reject));
+      this.queue.push(new Entry(this.sink, this.nextSeq++, op, keyed, resolve as (reply: unknown) => void, reject, this.scheduler.now()));
       this.pump(); // publishes the new counts
     });
+  }
+
+  /** Refuses new actions with `reason` (each is rejected at once) until {@link accept} is called; queued ones are left alone. */
+  refuse(reason: (op: GatewayRequestOp) => Error): void {
+    this.refusal = reason;
+  }
+
+  /** Takes new actions again after {@link refuse}. */
+  accept(): void {
+    this.refusal = undefined;
+  }
+
+  /** Keeps one timer at the deadline of the oldest waiting action (the queue is oldest first). */
+  private armExpiry(): void {
+    const oldest = this.queue[0];
+    if (!oldest || this.closed) {
+      this.expiry?.unsubscribe();
+      this.expiry = undefined;
+      return;
+    }
+    if (this.expiry && !this.expiry.closed) return;
+    this.expiry = this.scheduler.schedule(() => {
+      this.expiry = undefined;
+      this.expireWaiting();
+    }, Math.max(0, oldest.queuedAt + this.options.maxWaitMs - this.scheduler.now()));
+  }
+
+  /** Fails every action that has waited `maxWaitMs`, so no caller waits without end for a connection that does not come back. */
+  private expireWaiting(): void {
+    const now = this.scheduler.now();
+    const expired = this.queue.filter((entry) => entry.queuedAt + this.options.maxWaitMs <= now);
+    if (expired.length === 0) return this.pump();
+    for (const entry of expired) this.queue.splice(this.queue.indexOf(entry), 1);
+    this.failed += expired.length;
+    for (const entry of expired) {
+      const what = entry.sent ? `${entry.op} (sent once; its outcome is unknown)` : `${entry.op} waiting in the outbox`;
+      entry.reject(new TimeoutError(what, this.options.maxWaitMs));
+    }
+    this.pump();
   }
 
   /** Starts as many waiting actions as the connection, the in-flight bound and the rate allow. */
@@ -205,6 +276,7 @@ export class Outbox {
     const holdMs = this.heldUntil - this.scheduler.now();
     if (holdMs > 0) {
       this.wakeIn(holdMs);
+      this.armExpiry();
       this.publish();
       return;
     }
@@ -215,6 +287,7 @@ export class Outbox {
       }
       this.send(this.queue.shift()!);
     }
+    this.armExpiry();
     this.publish();
   }
 
@@ -228,6 +301,7 @@ export class Outbox {
 
   private send(entry: Entry): void {
     this.inFlight.add(entry);
+    entry.sent = true;
     const { transport } = this;
     const timeoutMs = this.options.requestTimeoutMs;
     entry.attempt = transport.send ? transport.send(entry.op, entry.payload, timeoutMs, entry) : transport.request$(entry.op, entry.payload, timeoutMs).subscribe(entry);
@@ -239,14 +313,17 @@ export class Outbox {
       this.ready = false;
       this.inFlight.delete(entry);
       this.requeue(entry);
+      this.armExpiry();
       this.publish();
       return;
     }
     if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
       entry.rateLimited += 1;
-      if (entry.rateLimited <= this.options.rateLimitRetries) {
+      const tooLong = (error.retryAfterMs ?? 0) > this.options.maxRetryAfterMs;
+      if (entry.rateLimited <= this.options.rateLimitRetries && !tooLong) {
         // The server asked us to wait: hold everything (order is kept) and try this action again first.
         const wait = error.retryAfterMs ?? 1000;
+        this.transport.rateLimited?.(entry.op, wait);
         this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
         this.inFlight.delete(entry);
         this.requeue(entry);
@@ -276,11 +353,16 @@ export class Outbox {
 
   /** Hands the counts out when they changed: to stats$ subscribers, or (`asked`) to whoever reads them now. */
   private publish(asked = false): void {
+    const queued = this.queue.length;
+    const inFlight = this.inFlight.size;
+    if ((queued !== this.toldQueued || inFlight !== this.toldInFlight) && this.transport.depthChanged) {
+      this.toldQueued = queued;
+      this.toldInFlight = inFlight;
+      this.transport.depthChanged(queued, inFlight);
+    }
     // Nobody watching: no snapshot per action (two per message otherwise); `current` and a new subscriber catch up.
     if (!asked && !this.stats.observed) return;
     const stats = this.stats.value;
-    const queued = this.queue.length;
-    const inFlight = this.inFlight.size;
     if (stats.queued !== queued || stats.inFlight !== inFlight || stats.sent !== this.sent || stats.failed !== this.failed) {
       this.stats.next({ queued, inFlight, sent: this.sent, failed: this.failed });
     }
@@ -290,15 +372,18 @@ export class Outbox {
    * Rejects everything waiting or in flight (with a ClosedError, or what
    * `reason` makes for each op); the outbox stays usable for new actions.
    */
-  cancelAll(reason: (op: GatewayRequestOp) => unknown = (op) => new ClosedError(op)): void {
+  cancelAll(reason: (op: GatewayRequestOp, sent: boolean) => unknown = (op, sent) => new ClosedError(op, 'the client was closed', sent ? 'unknown' : 'not_performed')): void {
     this.wake?.unsubscribe();
+    this.expiry?.unsubscribe();
+    this.expiry = undefined;
     this.heldUntil = 0;
     const pending = [...this.inFlight, ...this.queue];
     this.inFlight.clear();
     this.queue.length = 0;
     for (const entry of pending) {
       entry.attempt?.unsubscribe();
-      entry.reject(reason(entry.op));
+      // One that went out may be stored already: its caller learns the outcome is unknown, not that it was cancelled.
+      entry.reject(reason(entry.op, entry.sent));
     }
     this.failed += pending.length;
     this.publish();

@@ -7,7 +7,7 @@ import { Session } from './session.js';
 
 /** Settings of a {@link SessionManager}. */
 export interface SessionManagerOptions {
-  /** The app (bot) id sent with the API key when authenticating. */
+  /** The app (bot) id sent with the API key when authenticating (optional: the key alone identifies the account). */
   appId?: string;
   /** The API key, so a restored session whose refresh token has died can authenticate again. */
   apiKey?: string;
@@ -50,7 +50,7 @@ export class SessionManager {
   /** Exchanges the API key for a new session and keeps it. A refused key is an {@link AuthenticationError}. */
   async authenticate(apiKey: string): Promise<Session> {
     try {
-      const response = await this.apiClient.authenticate(apiKey, this.options.appId ?? '');
+      const response = await this.apiClient.authenticate(apiKey, this.options.appId);
       this.#apiKey = apiKey;
       const session = new Session(response);
       this.set(session);
@@ -83,6 +83,8 @@ export class SessionManager {
         current.update(response.token, response.refresh_token);
         if (response.api_url) current.api_url = response.api_url;
         if (response.ws_url) current.ws_url = response.ws_url;
+        if (response.mmn_url) current.mmn_url = response.mmn_url;
+        if (response.zk_url) current.zk_url = response.zk_url;
         this.set(current);
         return current;
       } catch (error) {

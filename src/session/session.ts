@@ -1,6 +1,7 @@
 import { jwtDecode } from 'jwt-decode';
 import { ValidationError } from '../errors/validation-error.js';
 import { INSPECT } from '../util/inspect.js';
+import { isRestoreKey, newRestoreKey, rememberedTokens, rememberTokens } from './session-copies.js';
 
 /** Claims clanstream reads from session and refresh tokens. */
 interface TokenClaims {
@@ -19,6 +20,10 @@ export interface StoredSession {
   username?: string;
   api_url?: string;
   ws_url?: string;
+  /** Opaque key that lets this process restore a copy of the session made without its tokens. */
+  restore_key?: string;
+  mmn_url?: string;
+  zk_url?: string;
 }
 
 function decode(token: string, field: string): TokenClaims {
@@ -59,6 +64,16 @@ export class Session {
   api_url?: string;
   /** Base URL of the gateway (`{ws_url}/ws`). */
   ws_url?: string;
+  /**
+   * Opaque, not a secret: a copy of this session made with `{...session}` or
+   * through JSON keeps it, and {@link Session.restore} finds the tokens under
+   * it in this process.
+   */
+  readonly restore_key: string;
+  /** Token-network JSON-RPC endpoint the server advertised, if any. */
+  mmn_url?: string;
+  /** Proof service the server advertised, if any. */
+  zk_url?: string;
 
   /** Builds a session from an authentication response; `token` and `refresh_token` are required. */
   constructor(apiSession: unknown) {
@@ -73,6 +88,9 @@ export class Session {
     if (typeof input.username === 'string') this.username = input.username;
     if (typeof input.api_url === 'string') this.api_url = input.api_url;
     if (typeof input.ws_url === 'string') this.ws_url = input.ws_url;
+    this.restore_key = isRestoreKey(input.restore_key) ? input.restore_key : newRestoreKey();
+    if (typeof input.mmn_url === 'string') this.mmn_url = input.mmn_url;
+    if (typeof input.zk_url === 'string') this.zk_url = input.zk_url;
     this.update(token, refresh);
     // Secrets are own properties (SPEC names them) but must not show up when the object is listed.
     Object.defineProperty(this, 'token', { enumerable: false });
@@ -95,6 +113,7 @@ export class Session {
     const refreshClaims = decode(refreshToken, 'refresh_token');
     this.token = token;
     this.refresh_token = refreshToken;
+    rememberTokens(this.restore_key, { token, refresh_token: refreshToken });
     if (typeof claims.exp === 'number') this.expires_at = claims.exp;
     else delete this.expires_at;
     if (typeof refreshClaims.exp === 'number') this.refresh_expires_at = refreshClaims.exp;
@@ -104,18 +123,29 @@ export class Session {
     this.vars = { ...(claims.vars ?? {}) };
   }
 
-  /** Rebuilds a session from what {@link Session.toStorable} returned (or an authentication response). */
+  /**
+   * Rebuilds a session from what {@link Session.toStorable} returned, an
+   * authentication response, or a copy made in this process with
+   * `{...session}` or `JSON.parse(JSON.stringify(session))` (which leave the
+   * tokens out: they are found again by the copy's `restore_key`).
+   */
   static restore(session: unknown): Session {
+    if (typeof session === 'object' && session !== null && !('token' in session) && !('refresh_token' in session)) {
+      const tokens = rememberedTokens((session as { restore_key?: unknown }).restore_key);
+      if (tokens) return new Session({ ...session, ...tokens });
+    }
     return new Session(session);
   }
 
   /** Everything needed to restore the session later, including its tokens. Store it safely. */
   toStorable(): StoredSession {
-    const out: StoredSession = { token: this.token, refresh_token: this.refresh_token, created_at: this.created_at };
+    const out: StoredSession = { token: this.token, refresh_token: this.refresh_token, created_at: this.created_at, restore_key: this.restore_key };
     if (this.user_id !== undefined) out.user_id = this.user_id;
     if (this.username !== undefined) out.username = this.username;
     if (this.api_url !== undefined) out.api_url = this.api_url;
     if (this.ws_url !== undefined) out.ws_url = this.ws_url;
+    if (this.mmn_url !== undefined) out.mmn_url = this.mmn_url;
+    if (this.zk_url !== undefined) out.zk_url = this.zk_url;
     return out;
   }
 
@@ -129,6 +159,9 @@ export class Session {
       refresh_expires_at: this.refresh_expires_at,
       api_url: this.api_url,
       ws_url: this.ws_url,
+      restore_key: this.restore_key,
+      mmn_url: this.mmn_url,
+      zk_url: this.zk_url,
     };
   }
 

@@ -21,7 +21,7 @@ export function reduceEach(state: ClientState, action: StoreAction, context: Red
   const clans = reduceClans(state.clans, action, context);
   const channelsSlice = reduceChannels(state, action, context);
   const users = reduceUsers(state.users, action, context);
-  const members = reduceMembers(state.members, action, context);
+  const members = reduceMembers(state.members, action, context, clans);
   let messagesSlice = reduceMessages(state, action, context);
   let presenceAfter = reducePresence(state.presence, action);
   // A channel the cache forgot (deleted, left, no longer listed) takes its messages and room presence along.

@@ -66,7 +66,7 @@ export class Clan {
   }
 
   /** Users present in voice rooms of the clan (SPEC §4.1.6 defaults; limit 1..500, checked before any request). */
-  listChannelVoiceUsers(
+  async listChannelVoiceUsers(
     channel_id: string = VOICE_USER_LIST_DEFAULTS.channel_id,
     channel_type: ChannelType = VOICE_USER_LIST_DEFAULTS.channel_type,
     limit: number = VOICE_USER_LIST_DEFAULTS.limit,
@@ -86,7 +86,7 @@ export class Clan {
   }
 
   /** Updates a role; resolves true when the server accepted it. */
-  updateRole(roleId: string, request: ServiceUpdateRoleBody): Promise<boolean> {
+  async updateRole(roleId: string, request: ServiceUpdateRoleBody): Promise<boolean> {
     if (typeof roleId !== 'string' || roleId === '') return Promise.reject(new ValidationError([{ path: 'roleId', message: 'is required', code: 'invalid' }], 'role update'));
     return this.#ctx
       .api()
@@ -95,7 +95,7 @@ export class Clan {
   }
 
   /** Roles of the clan (cached as they arrive). */
-  listRoles(limit?: string, state?: string, cursor?: string): Promise<ApiRoleListEventResponse> {
+  async listRoles(limit?: string, state?: string, cursor?: string): Promise<ApiRoleListEventResponse> {
     return this.#ctx
       .api()
       .listRoles(this.id, { ...(limit !== undefined ? { limit } : {}), ...(state !== undefined ? { state } : {}), ...(cursor !== undefined ? { cursor } : {}) })

@@ -1,6 +1,6 @@
 import type { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription } from '../model/api.js';
-import type { Outbox } from '../outbound/outbox.js';
+import type { ActionQueue } from '../outbound/outbox.js';
 import type { CacheManager } from '../state/cache-manager.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { ChannelState, ClanState, MemberState, MessageState, UserState } from '../state/records.js';
@@ -19,7 +19,7 @@ export interface ClientContext {
   readonly store: Store;
   /** The REST API (throws a ClosedError when not logged in). */
   api(): ServiceApi;
-  readonly outbox: Outbox;
+  readonly outbox: ActionQueue;
   readonly messageStore: MessageStore;
   clientId(): string | undefined;
   /** The session token (a secret: never logged). */

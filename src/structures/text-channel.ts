@@ -121,13 +121,13 @@ export class TextChannel {
   }
 
   /** Gives a bot a quick-menu entry in this channel; `bot_id` defaults to this client. */
-  addQuickMenuAccess(body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
+  async addQuickMenuAccess(body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
     const botId = body.bot_id ?? this.#ctx.clientId();
     return this.#ctx.api().addQuickMenuAccess(this.id, defined({ ...body, channel_id: this.id, clan_id: this.isDirect ? undefined : this.clan_id, bot_id: botId }));
   }
 
   /** Removes a bot's quick-menu entries here; `botId` defaults to this client. */
-  deleteQuickMenuAccess(botId?: string): Promise<{ ok: true; removed: number }> {
+  async deleteQuickMenuAccess(botId?: string): Promise<{ ok: true; removed: number }> {
     const id = botId ?? this.#ctx.clientId();
     if (!id) return Promise.reject(new ValidationError([{ path: 'botId', message: 'is required before login', code: 'invalid' }], 'quick menu access'));
     return this.#ctx.api().deleteQuickMenuAccess(this.id, id);

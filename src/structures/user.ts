@@ -80,7 +80,7 @@ export class User {
   }
 
   /** Details of one transaction this user took part in. */
-  listTransactionDetail(transactionId: string): Promise<ApiTransactionDetail> {
+  async listTransactionDetail(transactionId: string): Promise<ApiTransactionDetail> {
     if (typeof transactionId !== 'string' || transactionId === '') {
       return Promise.reject(new ValidationError([{ path: 'transactionId', message: 'is required', code: 'invalid' }], 'transaction detail'));
     }

@@ -3,7 +3,7 @@ import type { SecretRedactor } from './redact.js';
 /** Severity of a log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** Where clanstream writes what it does. `console` fits; the default writes nothing. */
+/** Where clanstream writes what it does, with all four levels (see {@link LoggerLike} for what a user may pass). */
 export interface Logger {
   /** Detail useful when tracing a problem (webhook deliveries, transfer preparation). */
   debug(message: string, ...details: unknown[]): void;
@@ -14,6 +14,13 @@ export interface Logger {
   /** An error-level line; clanstream itself logs the errors it reports at `warn`. */
   error(message: string, ...details: unknown[]): void;
 }
+
+/**
+ * What clanstream accepts as a logger: an object with one or more of the four level
+ * methods, called as methods (so `this` stays the logger). `console`, pino,
+ * winston and bunyan loggers fit; a level the object lacks is dropped.
+ */
+export type LoggerLike = Partial<Logger>;
 
 const noop = (): void => {};
 
@@ -33,12 +40,13 @@ function scrub(redactor: SecretRedactor, value: unknown): unknown {
   return value;
 }
 
-/** Wraps a logger so no secret known to the redactor reaches it. */
-export function redactingLogger(inner: Logger, redactor: SecretRedactor): Logger {
+/** Wraps a logger so no secret known to the redactor reaches it; levels the logger lacks write nothing. */
+export function redactingLogger(inner: LoggerLike, redactor: SecretRedactor): Logger {
   const wrap =
     (level: LogLevel) =>
     (message: string, ...details: unknown[]): void => {
-      inner[level](redactor.redact(message), ...details.map((d) => scrub(redactor, d)));
+      // Called on `inner`, not detached: pino's and winston's methods read `this`.
+      inner[level]?.(redactor.redact(message), ...details.map((d) => scrub(redactor, d)));
     };
   return { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
 }

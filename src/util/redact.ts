@@ -6,21 +6,32 @@ export const REDACTED = '[redacted]';
  * tokens) and removes them from any text before it is logged or thrown.
  */
 export class SecretRedactor {
-  private readonly secrets = new Set<string>();
+  // A #private field: util.inspect of anything holding the redactor never lists the secrets.
+  readonly #secrets = new Set<string>();
 
-  /** Registers a secret; values shorter than 6 characters are ignored (they would mangle ordinary text). */
+  /**
+   * Registers a secret, with the forms a server is likely to echo it in (URL-encoded, base64 of
+   * `secret:` as in HTTP Basic); values shorter than 6 characters are ignored (they would mangle ordinary text).
+   */
   add(secret: string | undefined): void {
-    if (secret && secret.length >= 6) this.secrets.add(secret);
+    for (const form of echoedForms(secret)) this.#secrets.add(form);
   }
 
   remove(secret: string | undefined): void {
-    if (secret) this.secrets.delete(secret);
+    for (const form of echoedForms(secret)) this.#secrets.delete(form);
   }
 
   redact(text: string): string {
     let out = text;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    // Longest first: a secret inside a longer registered form is not cut before the longer one is.
+    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return redactTokensInUrls(out);
+  }
+
+  /** Whether a text still holds a registered secret (for checks; `redact` is what removes them). */
+  holdsSecret(text: string): boolean {
+    for (const secret of this.#secrets) if (text.includes(secret)) return true;
+    return false;
   }
 
   /**
@@ -28,7 +39,7 @@ export class SecretRedactor {
    * own string fields, `fields` included), in place, and returns it. A server
    * or a proxy may echo credentials into the text such an error carries.
    */
-  redactError<E extends Error>(error: E): E {
+  redactError<E extends Error>(error: E, depth = 0): E {
     const own = error as unknown as Record<string, unknown>;
     for (const key of ['message', 'stack', ...Object.keys(error)]) {
       const value = own[key];
@@ -39,8 +50,31 @@ export class SecretRedactor {
         own[key] = redactFields(value as Record<string, string>, (text) => this.redact(text));
       }
     }
+    // The cause chain shows in util.inspect: clanstream's own errors in it are scrubbed too (a listener's error is the bot's own).
+    const cause = (error as { cause?: unknown }).cause;
+    if (depth < MAX_CAUSE_DEPTH && isOwnError(cause)) this.redactError(cause, depth + 1);
     return error;
   }
+}
+
+/** How deep `redactError` follows a `cause` chain. */
+const MAX_CAUSE_DEPTH = 8;
+
+/** An error clanstream made (it carries a `kind`), as opposed to one a bot's own code threw. */
+function isOwnError(value: unknown): value is Error {
+  return value instanceof Error && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
+/** A secret and the encodings of it that servers and proxies echo. */
+function echoedForms(secret: string | undefined): string[] {
+  if (!secret || secret.length < 6) return [];
+  const forms = new Set([secret, encodeURIComponent(secret)]);
+  try {
+    forms.add(btoa(`${secret}:`).replace(/=+$/, ''));
+  } catch {
+    // Not Latin-1: no Basic form to look for.
+  }
+  return [...forms];
 }
 
 /** A copy of a `fields` record (field path → message) with `redact` applied to keys and values. */

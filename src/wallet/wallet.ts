@@ -25,10 +25,10 @@ export interface WalletDeps {
   username(): string | undefined;
   /** The session JWT (sent to the prover; never logged). */
   sessionToken(): string | undefined;
-  /** JSON-RPC endpoint of the money network. */
-  mmnApiUrl: string;
-  /** Base URL of the proof service (`{zkApiUrl}/prove`). */
-  zkApiUrl: string;
+  /** JSON-RPC endpoint of the money network; a function is read at each request (a URL the session advertises). */
+  mmnApiUrl: string | (() => string);
+  /** Base URL of the proof service (`{zkApiUrl}/prove`); a function is read at each request. */
+  zkApiUrl: string | (() => string);
   /** Per-attempt timeout of every request, ms (default 7000). */
   timeoutMs?: number;
   /** Drives every delay: timeouts and retry backoff; its clock stamps transactions. */
@@ -105,8 +105,8 @@ export class Wallet {
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
     this.#http = http;
-    this.#prover = new ProverClient(http, () => this.#deps.zkApiUrl);
-    this.#mmn = new MmnClient(http, () => this.#deps.mmnApiUrl);
+    this.#prover = new ProverClient(http, () => this.zkApiUrl);
+    this.#mmn = new MmnClient(http, () => this.mmnApiUrl);
     this.#nonces = deps.nonces ?? new NonceAllocator((address) => this.#mmn.getCurrentNonce$(address, 'pending').pipe(map((r) => r.nonce)));
     this.#steps = {
       prepared$: () => this.prepared$(),
@@ -119,6 +119,18 @@ export class Wallet {
       username: () => this.#deps.username(),
       trace: deps.trace,
     };
+  }
+
+  /** The token network's JSON-RPC endpoint used now. */
+  get mmnApiUrl(): string {
+    const url = this.#deps.mmnApiUrl;
+    return typeof url === 'function' ? url() : url;
+  }
+
+  /** The proof service's base URL used now. */
+  get zkApiUrl(): string {
+    const url = this.#deps.zkApiUrl;
+    return typeof url === 'function' ? url() : url;
   }
 
   /** The preparation state now. */
@@ -313,8 +325,8 @@ export class Wallet {
     const status = this.#status.value;
     return {
       userId: this.#deps.userId(),
-      mmnApiUrl: this.#deps.mmnApiUrl,
-      zkApiUrl: this.#deps.zkApiUrl,
+      mmnApiUrl: this.mmnApiUrl,
+      zkApiUrl: this.zkApiUrl,
       state: status.state,
       ...(status.state === 'ready' ? { address: status.address, publicKey: status.publicKey } : {}),
       ...(status.state === 'failed' ? { error: status.error.message } : {}),

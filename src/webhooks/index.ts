@@ -2,6 +2,7 @@
 export { ChannelWebhook, CHANNEL_WEBHOOK_ROUTE } from './channel-webhook.js';
 export { ClanWebhook, CLAN_WEBHOOK_ROUTE } from './clan-webhook.js';
 export { WEBHOOK_CLIENT_DEFAULTS, type WebhookClientOptions } from './options.js';
+export { channelWebhookMessage, clanWebhookContent, type BuiltOrBuilder } from './from-builder.js';
 export { checkChannelWebhookMessage, checkClanWebhookMessage, checkUserIdentifier } from './rules.js';
 export {
   validateChannelWebhookBody,

@@ -1,6 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
-import { silentLogger, type Logger } from '../util/logger.js';
+import { silentLogger, type LoggerLike } from '../util/logger.js';
 
 /** Settings of {@link ChannelWebhook} and {@link ClanWebhook}; every one is optional. */
 export interface WebhookClientOptions {
@@ -23,7 +23,7 @@ export interface WebhookClientOptions {
   /** fetch implementation (defaults to the platform's). */
   fetch?: typeof globalThis.fetch;
   /** Where requests and failures are logged; the token is removed first. Silent by default. */
-  logger?: Logger;
+  logger?: LoggerLike;
 }
 
 /** Defaults of every webhook client setting. */
@@ -43,7 +43,7 @@ export interface ResolvedWebhookClientOptions {
   scheduler: SchedulerLike;
   random: () => number;
   fetch?: typeof globalThis.fetch;
-  logger: Logger;
+  logger: LoggerLike;
 }
 
 /** Applies defaults; a bad number is a {@link ValidationError} naming the option. */

@@ -4,14 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { serviceAvailable } from '../support/required-service.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /**
- * Whether the browser suites run: always in CI (a missing browser then fails
- * them loudly), elsewhere only when Chromium is installed.
+ * Whether the browser suites run: only when Chromium is installed (skipped
+ * with one loud line otherwise); in CI a missing browser fails the run.
  */
-export const runBrowserTests = existsSync(CHROMIUM_PATH) || Boolean(process.env.CI);
+export const runBrowserTests = serviceAvailable({ what: 'chromium (the browser suites)', path: CHROMIUM_PATH, install: 'apt-get install -y chromium' });
 
 // A skip must not pass unnoticed: one loud line per suite file that skips.
 if (!runBrowserTests) console.warn(`BROWSER TESTS SKIPPED: ${CHROMIUM_PATH} is missing (apt-get install -y chromium); with CI set they run and fail instead`);

@@ -6,7 +6,9 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type BotCredentials, type Emulator, type EmulatorWebhook } from '../../src/emulator/index.js';
+import { DEFAULT_WORLD, startEmulator, type BotCredentials, type Emulator, type EmulatorWebhook } from '../../src/emulator/index.js';
+import { main } from '../../src/cli/main.js';
+import { deadPort } from '../client/support.js';
 
 const root = resolve(__dirname, '../..');
 
@@ -99,7 +101,9 @@ describe('clanstream webhook (CLI)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('clanstream webhook channel <url> --text');
     const top = await cli(['--help']);
-    expect(top.stdout).toContain('webhook       post a message through a channel or clan webhook');
+    expect(top.stdout).toContain('webhook       post through a webhook, or make webhooks on an emulator');
+    expect(top.stdout).toContain('init          create a bot project whose tests run against the emulator');
+    expect(run.stdout).toContain('clanstream webhook create <emulator-url> --channel <id or name> [--name N]');
   });
 });
 
@@ -124,8 +128,8 @@ describe('clanstream webhook (CLI) usage errors', () => {
   });
 
   const usage: Array<[string, string[], string]> = [
-    ['no subcommand', ['webhook'], 'must be "channel" or "clan"'],
-    ['an unknown subcommand', ['webhook', 'teams', 'x'], 'must be "channel" or "clan"'],
+    ['no subcommand', ['webhook'], 'must be "channel", "clan", "create" or "list"'],
+    ['an unknown subcommand', ['webhook', 'teams', 'x'], 'must be "channel", "clan", "create" or "list"'],
     ['no URL', ['webhook', 'channel', '--text', 'x'], 'missing <url>'],
     ['no --text', ['webhook', 'channel', 'URL'], '--text is required'],
     ['no user for clan', ['webhook', 'clan', 'CLAN_URL', '--text', 'x'], 'missing <user>'],
@@ -146,4 +150,60 @@ describe('clanstream webhook (CLI) usage errors', () => {
     expect(run.all).not.toContain(clanHook.token);
   });
 
+});
+
+describe('clanstream webhook create|list (the emulator test API)', () => {
+  let emu: Emulator;
+  beforeEach(async () => {
+    emu = await startEmulator({ seed: DEFAULT_WORLD });
+  });
+  afterEach(async () => {
+    await emu.close();
+  });
+
+  /** Runs the command line in this process (as bin.ts would), collecting what it prints. */
+  async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, (line) => out.push(line), (line) => err.push(line));
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('creates channel and clan webhooks by name or id, prints their URLs, and the URLs post', async () => {
+    const created = await run(['webhook', 'create', emu.url, '--channel', '#random', '--name', 'Alerts']);
+    expect(created).toMatchObject({ code: 0, err: '' });
+    const random = emu.channels(emu.clans()[0]!.id).find((c) => c.channel_label === 'random')!.id;
+    expect(created.out).toMatch(new RegExp(`^${emu.url}/webhooks/${random}/[\\w-]+$`));
+    const byId = await run(['webhook', 'create', emu.url, '--clan', emu.clans()[0]!.id]);
+    expect(byId.out).toMatch(new RegExp(`^${emu.url}/clanwebhooks/[\\w-]+$`));
+
+    const posted = await run(['webhook', 'channel', created.out, '--text', 'through a new webhook']);
+    expect(posted.code).toBe(0);
+    expect(emu.messages(random).map((m) => [m.message_id, m.content.t, m.display_name])).toEqual([[posted.out, 'through a new webhook', 'Alerts']]);
+    const dm = await run(['webhook', 'clan', byId.out, 'alice', '--text', 'hello alice']);
+    expect(dm.code).toBe(0);
+
+    const listed = await run(['webhook', 'list', emu.url]);
+    expect(listed.out.split('\n')).toEqual(emu.webhooks().map((h) => `${h.kind}\t${h.name}\t${h.url}`));
+    expect(listed.out.split('\n').map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual(['channel Deploys', 'clan Notices', 'channel Alerts', 'clan Clan Webhook']);
+  });
+
+  it('refuses what it cannot do with the emulator\'s reason, or a usage error', async () => {
+    expect(await run(['webhook', 'create', emu.url, '--channel', 'nowhere'])).toMatchObject({ code: 1, err: 'clanstream webhook: the emulator refused (404): channel nowhere not found' });
+    emu.createChannel({ clanId: emu.clans()[0]!.id, name: 'random' });
+    expect((await run(['webhook', 'create', emu.url, '--channel', 'random'])).err).toContain('the emulator refused (400): 2 channels are named "random"; give the id');
+    expect((await run(['webhook', 'create', emu.url])).err).toContain('give exactly one of --channel and --clan');
+    expect((await run(['webhook', 'create', emu.url, '--channel', 'a', '--clan', 'b'])).code).toBe(2);
+    expect((await run(['webhook', 'create', 'not a url', '--channel', 'a'])).err).toContain('"not a url" is not a URL');
+    const nobody = `http://127.0.0.1:${await deadPort()}`;
+    expect((await run(['webhook', 'list', nobody])).err).toBe(`clanstream webhook: no emulator answers at ${nobody} (ECONNREFUSED); start one with "clanstream emulator"`);
+  });
+
+  it('answers the test API on loopback only', async () => {
+    const { testApiRoutes } = await import('../../src/emulator/http/routes/test-api.js');
+    const list = testApiRoutes.find((r) => r.method === 'GET')!;
+    const ctx = (remoteAddress: string) => ({ remoteAddress, services: { publicUrl: () => emu.url, platform: { world: { webhooks: new Map() } } } }) as never;
+    expect(list.handler(ctx('::ffff:127.0.0.1'))).toEqual({ webhooks: [] });
+    expect(() => list.handler(ctx('10.1.2.3'))).toThrow('the test API answers requests from this machine only');
+  });
 });

@@ -107,7 +107,7 @@ const TRIGGERS: { [K in Events]: Trigger<K> } = {
   },
   [Events.MessageButtonClicked]: async (w, client) => {
     const messageId = await botComponentMessage(w, client);
-    w.emu.as(w.alice.id).clickButton(messageId, 'btn-ok', { note: 'hi' });
+    w.emu.as(w.alice.id).clickButton({ messageId, buttonId: 'btn-ok', extraData: { note: 'hi' } });
     return { message_id: messageId, button_id: 'btn-ok', sender_id: w.bot.botId, user_id: w.alice.id, extra_data: JSON.stringify({ note: 'hi' }) };
   },
   [Events.DropdownBoxSelected]: async (w, client) => {

@@ -336,7 +336,7 @@ describe('Session', () => {
   it('restore(toStorable()) gives back an equal session', () => {
     const session = new Session({ token: access(now + 60), refresh_token: refresh(now + 120), created_at: now, user_id: '1840000000000000001', api_url: 'http://a', ws_url: 'ws://a' });
     const stored = session.toStorable();
-    expect(stored).toEqual({ token: session.token, refresh_token: session.refresh_token, created_at: now, user_id: '1840000000000000001', username: 'clanbot', api_url: 'http://a', ws_url: 'ws://a' });
+    expect(stored).toEqual({ token: session.token, refresh_token: session.refresh_token, created_at: now, user_id: '1840000000000000001', username: 'clanbot', api_url: 'http://a', ws_url: 'ws://a', restore_key: session.restore_key });
     const restored = Session.restore(JSON.parse(JSON.stringify(stored)));
     expect(restored).toBeInstanceOf(Session);
     expect(restored.toJSON()).toEqual(session.toJSON());

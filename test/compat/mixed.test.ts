@@ -69,7 +69,7 @@ describeWithSdk('an official SDK bot and a clanstream bot in one channel', () =>
   it("a user's click on the SDK bot's button reaches the SDK bot, and the clanstream bot sees its answer", async () => {
     const reply = world.emu.messages(general).find((m) => m.sender_id === sdkBotId && m.content.t === 'pong')!;
     const answer = fromSdkBot((t) => t.startsWith('stop clicked'));
-    world.as('alice').clickButton(reply.message_id, 'stop');
+    world.as('alice').clickButton({ messageId: reply.message_id, buttonId: 'stop' });
     expect((await answer).content.t).toBe(`stop clicked by ${world.accounts.alice!.id}`);
   });
 

@@ -63,7 +63,7 @@ describeWithSdk('an official SDK bot against the compat emulator', () => {
 
   it('gets a button click and answers it', async () => {
     const reply = (await bot.report<Ack>('replied')).message_id;
-    world.as('bob').clickButton(reply, 'again', { note: 'soon' });
+    world.as('bob').clickButton({ messageId: reply, buttonId: 'again', extraData: { note: 'soon' } });
     const click = await bot.report('message_button_clicked');
     expect(click).toEqual({ message_id: reply, channel_id: general, button_id: 'again', sender_id: world.bot.id, user_id: world.accounts.bob!.id, extra_data: '{"note":"soon"}' });
     const answer = await bot.report<Ack>('sent', (a) => stored(general, a.message_id)?.content.t?.startsWith('again') === true);

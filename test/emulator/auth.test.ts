@@ -154,7 +154,8 @@ describe('emulator authentication', () => {
       const noAccount = await http<ApiErrorBody>(emu.url, 'POST', AUTH_PATH, { body: {}, headers: { authorization: basic(bot.token) } });
       expect(noAccount.status).toBe(400);
       expect(noAccount.body.code).toBe('bad_request');
-      expect(noAccount.body.fields).toMatchObject({ appid: expect.any(String), token: expect.any(String) });
+      // The app id is optional (the key identifies the account); the token is not.
+      expect(Object.keys(noAccount.body.fields ?? {})).toEqual(['token']);
 
       const noToken = await http<ApiErrorBody>(emu.url, 'POST', AUTH_PATH, { body: { account: { appid: bot.botId } }, headers: { authorization: basic(bot.token) } });
       expect(noToken.status).toBe(400);

@@ -464,7 +464,7 @@ const SCENARIOS: Record<Events, Scenario> = {
   [Events.MessageButtonClicked]: async (w, gw) => {
     const messageId = await botComponentMessage(w, gw);
     const since = await mark(gw);
-    const returned = w.emu.as(w.alice.id).clickButton(messageId, 'btn-ok', { note: 'hi' });
+    const returned = w.emu.as(w.alice.id).clickButton({ messageId, buttonId: 'btn-ok', extraData: { note: 'hi' } });
     const p = await pushed(gw, Events.MessageButtonClicked, since);
     expect(p).toEqual({
       message_id: messageId,
@@ -858,7 +858,7 @@ describe('who receives what', () => {
     const aliceGw = await open(w.alice, [w.clanA]);
     const bobGw = await open(w.bob, [w.clanA]);
     const messageId = await botComponentMessage(w, botGw);
-    w.emu.as(w.alice.id).clickButton(messageId, 'btn-ok');
+    w.emu.as(w.alice.id).clickButton({ messageId, buttonId: 'btn-ok' });
     w.emu.as(w.bob.id).selectDropdown(messageId, 'sel-color', ['red', 'blue']);
     expect(await pushed(botGw, Events.MessageButtonClicked)).toMatchObject({ user_id: w.alice.id, extra_data: '' });
     expect(await pushed(botGw, Events.DropdownBoxSelected)).toMatchObject({ user_id: w.bob.id, values: ['red', 'blue'] });
@@ -870,7 +870,7 @@ describe('who receives what', () => {
       expect(gw.events(Events.ChannelMessage)).toHaveLength(1);
     }
     // A button or option that does not exist is refused and announces nothing.
-    expect(() => w.emu.as(w.alice.id).clickButton(messageId, 'nope')).toThrow();
+    expect(() => w.emu.as(w.alice.id).clickButton({ messageId, buttonId: 'nope' })).toThrow();
     expect(() => w.emu.as(w.alice.id).selectDropdown(messageId, 'sel-color', ['green'])).toThrow();
     await barrier(botGw);
     expect(botGw.events(Events.MessageButtonClicked)).toHaveLength(1);

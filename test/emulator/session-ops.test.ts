@@ -78,8 +78,8 @@ describe('gateway ops added for long-lived sessions', () => {
       components: [{ components: [{ type: EMessageComponentType.BUTTON, id: 'ok', component: { label: 'OK', style: 1 } }] }],
     });
     expect(() => emu.as(bob.id).react(secret.message_id, { emoji: '👍' })).toThrow(/not found/);
-    expect(() => emu.as(bob.id).clickButton(secret.message_id, 'ok')).toThrow(/not found/);
-    expect(emu.as(alice.id).clickButton(secret.message_id, 'ok').user_id).toBe(alice.id);
+    expect(() => emu.as(bob.id).clickButton({ messageId: secret.message_id, buttonId: 'ok' })).toThrow(/not found/);
+    expect(emu.as(alice.id).clickButton({ messageId: secret.message_id, buttonId: 'ok' }).user_id).toBe(alice.id);
   });
 
   it('a refused role update changes nothing', async () => {

@@ -75,10 +75,10 @@ describe('interactive messages end to end', () => {
     const clicks = lastValueFrom(buttonClicks$(client, ack, { max: 2 }).pipe(toArray()));
     const selections = lastValueFrom(dropdownSelections$(client, ack, { max: 1 }).pipe(toArray()));
 
-    emu.as(bob.id).clickButton(other.message_id, 'approve');
-    emu.as(alice.id).clickButton(ack.message_id, 'approve', { note: 'looks good 👍' });
+    emu.as(bob.id).clickButton({ messageId: other.message_id, buttonId: 'approve' });
+    emu.as(alice.id).clickButton({ messageId: ack.message_id, buttonId: 'approve', extraData: { note: 'looks good 👍' } });
     emu.as(alice.id).selectDropdown(ack.message_id, 'priority', ['high']);
-    emu.as(bob.id).clickButton(ack.message_id, 'reject');
+    emu.as(bob.id).clickButton({ messageId: ack.message_id, buttonId: 'reject' });
 
     const got = await clicks;
     expect(got.map((c) => [c.button_id, c.user_id, c.form, c.message_id, c.channel_id, c.sender_id])).toEqual([
@@ -106,15 +106,15 @@ describe('interactive messages end to end', () => {
       [EMessageComponentType.BUTTON, 'approve', true],
       [EMessageComponentType.BUTTON, 'reject', true],
     ]);
-    expect(() => emu.as(bob.id).clickButton(ack.message_id, 'approve')).toThrow(/disabled/);
+    expect(() => emu.as(bob.id).clickButton({ messageId: ack.message_id, buttonId: 'approve' })).toThrow(/disabled/);
   });
 
   it('awaitButton and awaitSelection resolve with the user\'s interaction', async () => {
     const ack = await send(review(), 'review-2');
     const clicked = awaitButton(client, ack, { filter: (c) => c.user_id === alice.id, timeout: 10_000 });
     const picked = awaitSelection(client, ack, { timeout: 10_000 });
-    emu.as(bob.id).clickButton(ack.message_id, 'reject');
-    emu.as(alice.id).clickButton(ack.message_id, 'approve', '{"note":"ship it"}');
+    emu.as(bob.id).clickButton({ messageId: ack.message_id, buttonId: 'reject' });
+    emu.as(alice.id).clickButton({ messageId: ack.message_id, buttonId: 'approve', extraData: '{"note":"ship it"}' });
     emu.as(bob.id).selectDropdown(ack.message_id, 'priority', ['low']);
     expect(await clicked).toMatchObject({ button_id: 'approve', user_id: alice.id, form: { note: 'ship it' } });
     expect((await picked).values).toEqual(['low']);
@@ -124,7 +124,7 @@ describe('interactive messages end to end', () => {
     const ack = await send(review(), 'review-3');
     const collector = lastValueFrom(buttonClicks$(client, ack).pipe(toArray()));
     const waiting = awaitButton(client, ack, { timeout: 30_000 }).catch((error: unknown) => error);
-    emu.as(alice.id).clickButton(ack.message_id, 'approve');
+    emu.as(alice.id).clickButton({ messageId: ack.message_id, buttonId: 'approve' });
     // Wait for the click to arrive before deleting, so the order is known.
     await firstValueFrom(buttonClicks$(client, ack, { max: 1 }));
     await client.gateway.request('channel_message_remove', { clan_id: clanId, channel_id: channelId, message_id: ack.message_id });
@@ -145,7 +145,7 @@ describe('interactive messages end to end', () => {
     function clickOnArrival(userId: string, buttonId: string, extra?: Record<string, unknown>): () => void {
       return emu.onEvent((type, payload) => {
         const message = payload as ChannelMessage;
-        if (type === Events.ChannelMessage && message.sender_id === bot.botId && message.code === TypeMessage.Chat) emu.as(userId).clickButton(message.message_id, buttonId, extra);
+        if (type === Events.ChannelMessage && message.sender_id === bot.botId && message.code === TypeMessage.Chat) emu.as(userId).clickButton({ messageId: message.message_id, buttonId, extraData: extra });
       });
     }
 
@@ -171,8 +171,8 @@ describe('interactive messages end to end', () => {
       const message = await sent;
       stop();
       const other = await send(new MessageContentBuilder().text('another').addRow(new ActionRowBuilder([approve])), 'other-2');
-      emu.as(bob.id).clickButton(other.message_id, 'approve');
-      emu.as(bob.id).clickButton(message.message_id, 'reject');
+      emu.as(bob.id).clickButton({ messageId: other.message_id, buttonId: 'approve' });
+      emu.as(bob.id).clickButton({ messageId: message.message_id, buttonId: 'reject' });
       expect((await clicks).map((c) => [c.user_id, c.button_id, c.message_id])).toEqual([
         [alice.id, 'approve', message.message_id],
         [bob.id, 'reject', message.message_id],

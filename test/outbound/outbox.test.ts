@@ -9,6 +9,7 @@
  */
 import { asyncScheduler, BehaviorSubject, config as rxjsConfig, defer, of, Subject, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../helpers/client.js';
 import {
   ClosedError,
   ConnectionError,
@@ -16,6 +17,7 @@ import {
   Outbox,
   OUTBOX_DEFAULTS,
   QueueFullError,
+  RateLimitError,
   ServiceClient,
   TimeoutError,
   ValidationError,
@@ -121,6 +123,24 @@ describe('settling an action', () => {
     transport.ack(1, ack('M2'));
     expect(seen.at(-1)).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 2, failed: 0 });
     subscription.unsubscribe();
+  });
+
+  it('tells depthChanged of every change of the waiting and in-flight counts, with nobody subscribed to stats$', async () => {
+    const transport = new ManualTransport();
+    const depths: Array<[number, number]> = [];
+    const outbox = outboxOn(Object.assign(transport, { depthChanged: (queued: number, inFlight: number) => void depths.push([queued, inFlight]) }), { maxInFlight: 1 });
+    const first = outbox.enqueue('channel_message_send', send('a'));
+    const second = outbox.enqueue('channel_message_send', send('b'));
+    transport.ack(0, ack('M1'));
+    await first;
+    transport.ack(1, ack('M2'));
+    await second;
+    expect(depths).toEqual([
+      [0, 1],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ]);
   });
 
   it("rejects with the transport's typed error unchanged (a refusal, a timeout) and counts it as failed", async () => {
@@ -414,6 +434,32 @@ describe('a transport with send() (no Observable per request)', () => {
     requests[1]!.handler.next(reply);
     expect(await sent).toBe(reply);
     expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
+  });
+
+  it('a rate_limited answer: the hook hears the wait, a wait above maxRetryAfterMs fails the action with a RateLimitError', async () => {
+    const { transport, requests } = handlerTransport();
+    const waits: Array<[GatewayRequestOp, number]> = [];
+    transport.rateLimited = (op, waitMs) => void waits.push([op, waitMs]);
+    const outbox = outboxOn(transport, { maxRetryAfterMs: 1_000 });
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    requests[0]!.handler.error(new GatewayError({ code: 'rate_limited', message: 'slow down', retry_after_ms: 5, op: 'channel_message_send' }));
+    expect(waits).toEqual([['channel_message_send', 5]]);
+    await until(() => requests.length === 2);
+    requests[1]!.handler.error(new GatewayError({ code: 'rate_limited', message: 'slow down', retry_after_ms: 60_000, op: 'channel_message_send' }));
+    await expect(sent).rejects.toBeInstanceOf(RateLimitError);
+    expect(waits).toHaveLength(1);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 1 });
+  });
+
+  it('cancelAll() tells the caller of an action that went out that its outcome is unknown, and of one that did not that it was not performed', async () => {
+    const { transport, requests } = handlerTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 1 });
+    const sent = outbox.enqueue('channel_message_send', send('a'));
+    const waiting = outbox.enqueue('channel_message_send', send('b'));
+    expect(requests).toHaveLength(1);
+    outbox.cancelAll();
+    await expect(sent).rejects.toMatchObject({ kind: 'closed', outcome: 'unknown' });
+    await expect(waiting).rejects.toMatchObject({ kind: 'closed', outcome: 'not_performed' });
   });
 
   it('cancelAll() stops waiting on what is in flight (the handle is unsubscribed) and rejects it', async () => {

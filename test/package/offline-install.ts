@@ -2,18 +2,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { lockClosure, type LockEntry } from '../../src/cli/init/lock-closure.js';
 
 const run = promisify(execFile);
-
-interface LockEntry {
-  version?: string;
-  integrity?: string;
-  resolved?: string;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  [key: string]: unknown;
-}
 
 /** What `npm pack --json` says of the tarball. */
 export interface PackedTarball {
@@ -30,27 +21,16 @@ export interface PackedTarball {
  */
 export async function installOffline(root: string, dir: string, tarball: PackedTarball, peers: Record<string, string>): Promise<void> {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
   const packages: Record<string, LockEntry> = {};
-  // The same path rules as npm's: a nested copy under the requiring package first, then the hoisted one.
-  const locate = (from: string, name: string): string | undefined => {
-    for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
-      const path = `${base ? `${base}/` : ''}node_modules/${name}`;
-      if (lock.packages[path]) return path;
-      if (!base) return undefined;
-    }
-  };
-  const visit = (from: string, names: Iterable<string>) => {
-    for (const name of names) {
-      const path = locate(from, name);
-      if (!path) throw new Error(`package-lock.json has no ${name} (needed by ${from || 'the project'})`);
-      if (packages[path]) continue;
-      const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = lock.packages[path]!;
-      packages[path] = entry;
-      visit(path, Object.keys({ ...entry.dependencies, ...entry.optionalDependencies }));
-    }
-  };
-  visit('', [...Object.keys(manifest.dependencies), ...Object.keys(peers)]);
+  // Here they are the project's own dependencies: not dev, devOptional or peer as in this repository's lock.
+  for (const [path, { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry }] of Object.entries(lockClosure(lock.packages, [...Object.keys(manifest.dependencies), ...Object.keys(peers)]))) {
+    packages[path] = entry;
+  }
   const dependencies = { clanstream: `file:${tarball.filename}`, ...peers };
   packages['node_modules/clanstream'] = {
     version: tarball.version,
@@ -58,6 +38,8 @@ export async function installOffline(root: string, dir: string, tarball: PackedT
     integrity: tarball.integrity,
     dependencies: manifest.dependencies,
     peerDependencies: manifest.peerDependencies,
+    // Optional peers (ioredis, for clanstream/scale only) are not installed unless the project asks for them.
+    ...(manifest.peerDependenciesMeta ? { peerDependenciesMeta: manifest.peerDependenciesMeta } : {}),
   };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'installed', private: true, dependencies }, null, 2));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'installed', lockfileVersion: 3, requires: true, packages: { '': { name: 'installed', dependencies }, ...packages } }, null, 2));

@@ -158,6 +158,22 @@ describe('react', () => {
     expect(await rejection(original.react({ emoji_id: 'tada', emoji: '' }))).toMatchObject({ field: 'emoji' });
     expect(w.emu.wire.frames('message_reaction')).toEqual([]);
   });
+
+  // README: reactions are counted per emoji_id; a Unicode emoji passed as both counts with users reacting with it.
+  it('counts reactions per emoji_id: a Unicode emoji as its own id joins the users who reacted with it', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const original = await question(w, client);
+    w.emu.as(w.bob.id).react(original.message_id, { emoji: '👍' });
+    await client.reactTo(original, { emoji_id: '👍', emoji: '👍' });
+    await client.reactTo(original, { emoji_id: 'thumbs', emoji: '👍' });
+    expect(lastStored(w, w.general).reactions).toEqual([
+      { emoji_id: '👍', emoji: '👍', count: 2, sender_ids: [w.bob.id, w.bot.botId] },
+      { emoji_id: 'thumbs', emoji: '👍', count: 1, sender_ids: [w.bot.botId] },
+    ]);
+    await client.reactTo(original, { emoji_id: '👍', emoji: '👍', action_delete: true });
+    expect(lastStored(w, w.general).reactions[0]).toMatchObject({ emoji_id: '👍', count: 1, sender_ids: [w.bob.id] });
+  });
 });
 
 describe('delete', () => {

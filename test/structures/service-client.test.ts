@@ -107,13 +107,15 @@ describe('createDMchannel', () => {
     expect(requests(w, 'POST', '/v2/dm')).toHaveLength(1);
   });
 
-  it('an empty user id is a ValidationError; an unknown user a 404 ApiError', async () => {
+  it('an empty user id is a ValidationError; an unknown user resolves null (SPEC §7), after the server said 404', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     expect(await rejection(client.createDMchannel(''))).toBeInstanceOf(ValidationError);
     expect(requests(w, 'POST', '/v2/dm')).toEqual([]);
-    expect(await rejection(client.createDMchannel('3141592653589'))).toMatchObject({ status: 404, isNotFound: true });
+    await expect(client.createDMchannel('3141592653589')).resolves.toBeNull();
+    expect(requests(w, 'POST', '/v2/dm')).toEqual([expect.objectContaining({ status: 404 })]);
     expect(w.emu.channels('0')).toEqual([]);
+    expect(client.state.dmChannels.get('3141592653589')).toBeUndefined();
   });
 
   it('resolves null when the server answers without a channel description; user.sendDM then refuses and sends nothing', async () => {

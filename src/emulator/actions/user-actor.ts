@@ -27,6 +27,16 @@ export interface SendOptions {
   replyTo?: string;
 }
 
+/** A click through `emu.as(userId).clickButton`: named, so a message id and a button id cannot be swapped unseen. */
+export interface ButtonClickInput {
+  /** The message the button is on. */
+  messageId: string;
+  /** The button's id (`ButtonBuilder.setId`). */
+  buttonId: string;
+  /** Form values the click carries (`extra_data`): an object, sent as JSON, or a JSON string. */
+  extraData?: string | Record<string, unknown>;
+}
+
 /** A reaction added (or removed) through `emu.as(userId).react`. */
 export interface ReactionInput {
   emoji: string;
@@ -116,9 +126,16 @@ export class UserActor {
     return publicMessage(record);
   }
 
-  /** Clicks a button of a message this user can see; `message_button_clicked` reaches the message's sender. Throws when the button is unknown or disabled. */
-  clickButton(messageId: string, buttonId: string, extraData?: string | Record<string, unknown>): MessageButtonClicked {
-    return clickButton(this.ctx, this.userId, messageId, buttonId, extraData);
+  /**
+   * Clicks a button of a message this user can see; `message_button_clicked`
+   * reaches the message's sender. Throws when the button is unknown or disabled.
+   *
+   * ```ts
+   * world.as('bob').clickButton({ messageId: poll.message_id, buttonId: 'yes', extraData: { note: 'count me in' } });
+   * ```
+   */
+  clickButton(click: ButtonClickInput): MessageButtonClicked {
+    return clickButton(this.ctx, this.userId, click.messageId, click.buttonId, click.extraData);
   }
 
   /** Picks options of a select on a message this user can see; `dropdown_box_selected` reaches the message's sender. Throws on a value that is not an option. */

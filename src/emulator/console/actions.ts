@@ -42,7 +42,7 @@ function readForm(value: unknown): Record<string, FormValue> | undefined {
 export function performAction(port: ConsolePort, action: ConsoleAction): unknown {
   const actor = port.as(action.userId);
   return action.kind === 'click'
-    ? actor.clickButton(action.messageId, action.buttonId, action.form ?? '')
+    ? actor.clickButton({ messageId: action.messageId, buttonId: action.buttonId, extraData: action.form ?? '' })
     : actor.selectDropdown(action.messageId, action.selectId, action.values);
 }
 

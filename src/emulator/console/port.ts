@@ -49,7 +49,7 @@ export interface PortTransfer {
 
 /** What a user can do to a message through the console. */
 export interface PortActor {
-  clickButton(messageId: string, buttonId: string, extraData?: string | Record<string, unknown>): unknown;
+  clickButton(click: { messageId: string; buttonId: string; extraData?: string | Record<string, unknown> }): unknown;
   selectDropdown(messageId: string, selectboxId: string, values: string[]): unknown;
 }
 

@@ -2,6 +2,14 @@ import type { WebSocket } from 'ws';
 import type { TokenClaims } from '../tokens.js';
 import type { FrameSink, GatewaySession } from './session.js';
 
+/** When a socket whose client does not read is slowed down, then cut. */
+export interface SocketBackpressure {
+  /** Bytes waiting to be written past which the server stops reading the client's frames. */
+  stopReadingAt: number;
+  /** Bytes waiting past which the socket is cut (its session stays resumable). */
+  dropAt: number;
+}
+
 /** The emulator's side of one gateway socket. */
 export class Connection implements FrameSink {
   session: GatewaySession | undefined;
@@ -17,11 +25,14 @@ export class Connection implements FrameSink {
   expiryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Set when another front end reads this socket's frames (the compat front end's protobuf socket). */
   frameHandler: ((data: Buffer, isBinary: boolean) => void) | undefined;
+  /** The client does not read what is written to it: its frames are not read either until the buffer drains. */
+  readingStopped = false;
 
   constructor(
     readonly ws: WebSocket,
     /** Claims of the token the connection runs on (replaced by `token_refresh`). */
     public claims: TokenClaims,
+    private readonly backpressure: SocketBackpressure = { stopReadingAt: Infinity, dropAt: Infinity },
   ) {}
 
   get userId(): string {
@@ -29,7 +40,26 @@ export class Connection implements FrameSink {
   }
 
   send(frame: string): void {
-    if (!this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(frame);
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(frame);
+    const waiting = this.ws.bufferedAmount;
+    if (waiting > this.backpressure.dropAt) {
+      // Memory for a client that never reads is not the server's to give: cut it (a close frame could not get through).
+      this.terminate();
+    } else if (waiting > this.backpressure.stopReadingAt && !this.readingStopped) {
+      // Its requests would only add answers it does not read.
+      this.readingStopped = true;
+      this.ws.pause();
+    }
+  }
+
+  /** Reads the client's frames again once what was written to it has drained to half the threshold. */
+  checkDrained(): void {
+    if (!this.readingStopped || this.ws.bufferedAmount > this.backpressure.stopReadingAt / 2) return;
+    this.readingStopped = false;
+    // The time it was not read must not count against its heartbeat.
+    this.lastHeardAt = Date.now();
+    this.ws.resume();
   }
 
   close(code: number, reason: string): void {

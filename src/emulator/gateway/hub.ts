@@ -39,12 +39,28 @@ export class Hub {
   constructor(
     private readonly world: World,
     private readonly bufferSize: number,
+    /** Sessions one user may hold; past it, that user's longest-detached sessions are dropped before their resume window ends. */
+    private readonly maxSessionsPerUser = Infinity,
   ) {}
 
   createSession(userId: string): GatewaySession {
     const session = new GatewaySession(randomUUID(), userId, this.bufferSize);
     this.sessions.set(session.id, session);
+    this.dropAbandoned(userId);
     return session;
+  }
+
+  /**
+   * Keeps a user's sessions within the bound: a client that connects, starts and drops thousands of
+   * times within the resume window would otherwise leave thousands of sessions, each buffering every
+   * event. Only detached sessions go, the longest detached first; a connected one is never dropped.
+   */
+  private dropAbandoned(userId: string): void {
+    let count = 0;
+    for (const s of this.sessions.values()) if (s.userId === userId) count += 1;
+    if (count <= this.maxSessionsPerUser) return;
+    const detached = [...this.sessions.values()].filter((s) => s.userId === userId && !s.sink && s.detachedAt !== undefined).sort((a, b) => a.detachedAt! - b.detachedAt!);
+    for (const s of detached.slice(0, count - this.maxSessionsPerUser)) this.sessions.delete(s.id);
   }
 
   tap(listener: EventTap): () => void {

@@ -11,6 +11,7 @@ import {
   type ResumeFailedReason,
 } from '../../gateway/protocol.js';
 import { EmulatorError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../json-depth.js';
 import type { PlatformContext } from '../platform/context.js';
 import { RevokedToken, type TokenClaims, type TokenService } from '../tokens.js';
 import { maskSecrets, type WireLog } from '../wire-log.js';
@@ -90,6 +91,7 @@ export class GatewayServer {
   }
 
   private accept(ws: WebSocket, url: URL): void {
+    const { options } = this.deps.platform;
     const token = url.searchParams.get('token') ?? undefined;
     const protocol = url.searchParams.get('protocol');
     this.deps.wire.record({ transport: 'ws', op: 'connect', body: { protocol } });
@@ -105,10 +107,9 @@ export class GatewayServer {
       ws.close(code, error instanceof Error ? error.message : 'authentication failed');
       return;
     }
-    const conn = new Connection(ws, claims);
+    const conn = new Connection(ws, claims, { stopReadingAt: options.slowSocketBytes, dropAt: options.maxSocketBufferBytes });
     conn.tokens = this.deps.platform.options.gatewayRateLimit?.burst ?? 0;
     this.adopt(conn);
-    const { options } = this.deps.platform;
     const hello: HelloPayload = {
       protocol: PROTOCOL_VERSION,
       heartbeat_interval_ms: options.heartbeatIntervalMs,
@@ -181,9 +182,11 @@ export class GatewayServer {
     if (data.length > options.maxFrameBytes) {
       return this.replyError(conn, undefined, 'payload_too_large', `frame is ${data.length} bytes; the limit is ${options.maxFrameBytes}`);
     }
+    const text = data.toString('utf8');
+    if (nestedTooDeep(text)) return this.replyError(conn, undefined, 'bad_request', `the frame nests deeper than ${MAX_JSON_DEPTH} levels`);
     let frame: unknown;
     try {
-      frame = JSON.parse(data.toString('utf8'));
+      frame = JSON.parse(text);
     } catch {
       return this.replyError(conn, undefined, 'bad_request', 'the frame is not valid JSON');
     }
@@ -197,7 +200,7 @@ export class GatewayServer {
     if (ops.length !== 1) return this.replyError(conn, cid, 'bad_request', 'a frame carries exactly one op besides cid');
     const op = ops[0]!;
     const payload = record[op];
-    this.deps.wire.record({ transport: 'ws', userId: conn.userId, op, ...(cid ? { cid } : {}), body: maskSecrets(payload) });
+    this.deps.wire.record({ transport: 'ws', userId: conn.userId, op, ...(cid ? { cid } : {}), body: maskSecrets(payload) }, data.length);
     if (!Object.hasOwn(HANDLERS, op)) return this.replyError(conn, cid, 'unknown_op', `unknown op "${op}"`);
     if (cid === undefined) return this.replyError(conn, undefined, 'bad_request', `cid is required (a string of 1-${MAX_CID_LENGTH} characters)`);
     if (!conn.session && !PRE_SESSION_OPS.has(op)) return this.replyError(conn, cid, 'not_started', 'send start or resume first');
@@ -285,6 +288,7 @@ export class GatewayServer {
     const now = Date.now();
     for (const conn of this.connections) {
       if (!conn.session && now - conn.openedAt > options.handshakeTimeoutMs) conn.close(4001, 'no start or resume arrived in time');
+      else if (conn.readingStopped) conn.checkDrained();
       else if (now - conn.lastHeardAt > options.heartbeatTimeoutMs) conn.close(4009, 'no frame arrived within the heartbeat timeout');
     }
     hub.sweep(options.resumeWindowMs, now);

@@ -24,6 +24,8 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   readonly body: unknown;
   readonly headers: IncomingHttpHeaders;
+  /** The caller's IP address, as the socket reports it. */
+  readonly remoteAddress: string | undefined;
   /** Set on routes with bearer authentication. */
   readonly user: UserRecord;
   readonly claims: TokenClaims;

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiErrorBody, ApiErrorCode } from '../../model/api.js';
 import { EmulatorError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../json-depth.js';
 import type { WireLog } from '../wire-log.js';
 import { maskPath, maskSecrets } from '../wire-log.js';
 import type { HttpFaults } from './faults.js';
+import { applyCors } from './cors.js';
 import { HttpResponse, type HttpServices, type RequestContext, type Router } from './router.js';
 
 const STATUS_CODES: Record<number, ApiErrorCode> = {
@@ -31,6 +33,8 @@ export interface HttpServerDeps {
   log: (line: string) => void;
   /** Extra pages (the web console) served before routing; return true when handled. */
   serveStatic?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Origins whose pages may call the API (CORS); `'*'` for any. */
+  corsOrigins?: readonly string[];
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -111,10 +115,14 @@ export class HttpServer {
     let status = 500;
     let userId: string | undefined;
     let body: unknown;
+    let bodyBytes = 0;
     // Pages (the web console) are not API traffic: they stay out of the wire log.
     let page = false;
     try {
       page = this.deps.serveStatic?.(req, res) ?? false;
+      if (page) return;
+      // A preflight is the browser asking, not API traffic: answered here, and kept out of the wire log like pages.
+      page = applyCors(req, res, this.deps.corsOrigins ?? []);
       if (page) return;
       const fault = this.deps.faults.take(path);
       if (fault) {
@@ -146,19 +154,22 @@ export class HttpServer {
         auth = { claims, user };
       }
       const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, this.deps.maxBodyBytes));
+      bodyBytes = raw.length;
       if (raw.length > 0) {
         const type = req.headers['content-type'] ?? '';
         if (!route.lenientJson && !type.toLowerCase().startsWith('application/json')) {
           throw new EmulatorError(415, 'unsupported_media_type', 'send the body as application/json');
         }
+        const text = raw.toString('utf8');
+        if (nestedTooDeep(text)) throw EmulatorError.badRequest(`the body nests deeper than ${MAX_JSON_DEPTH} levels`);
         try {
-          body = JSON.parse(raw.toString('utf8'));
+          body = JSON.parse(text);
         } catch {
           if (!route.lenientJson) throw EmulatorError.badRequest('the body is not valid JSON');
         }
       }
       // Routes without bearer authentication never read `user` or `claims`.
-      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, ...auth } as RequestContext;
+      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, remoteAddress: req.socket.remoteAddress, ...auth } as RequestContext;
       const result = await route.handler(ctx);
       if (result instanceof HttpResponse) {
         status = result.status;
@@ -187,7 +198,7 @@ export class HttpServer {
         status,
         ...(userId ? { userId } : {}),
         ...(body !== undefined ? { body: maskSecrets(body) } : {}),
-      });
+      }, bodyBytes);
     }
   }
 }

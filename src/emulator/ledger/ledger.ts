@@ -23,6 +23,14 @@ const EMPTY_ACCOUNT: Readonly<Account> = Object.freeze({ balance: 0n, nonce: 0 }
 
 type AddTxResult = MmnMethods['tx.addtx'][1];
 
+/** The ledger as plain JSON, for a data dir. */
+export interface LedgerState {
+  accounts: Array<{ address: string; balance: string; nonce: number }>;
+  transactions: TransactionRecord[];
+  /** Transaction hash → the signature it was accepted with. */
+  signatures: Array<[string, string]>;
+}
+
 /** Told of every accepted transfer (the emulator turns it into `token_sent_event`). */
 export type TransferListener = (tx: TransactionRecord, extra: Record<string, unknown>) => void;
 
@@ -161,6 +169,22 @@ export class Ledger {
     this.transactions.set(hash, record);
     for (const listener of this.listeners) listener(record, extra);
     return record;
+  }
+
+  /** Everything the ledger stores, as plain JSON (balances as decimal strings of units). */
+  exportState(): LedgerState {
+    return {
+      accounts: [...this.accounts].map(([address, account]) => ({ address, balance: account.balance.toString(), nonce: account.nonce })),
+      transactions: [...this.transactions.values()].map((tx) => ({ ...tx })),
+      signatures: [...this.signatures],
+    };
+  }
+
+  /** Takes back what {@link exportState} gave (users are registered separately). */
+  importState(state: LedgerState): void {
+    for (const { address, balance, nonce } of state.accounts) this.accounts.set(address, { balance: BigInt(balance), nonce });
+    for (const tx of state.transactions) this.transactions.set(tx.tx_hash, { ...tx });
+    for (const [hash, signature] of state.signatures) this.signatures.set(hash, signature);
   }
 
   /** A transfer made inside the emulator (test API): no signature, same bookkeeping and events. */

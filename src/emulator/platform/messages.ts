@@ -3,6 +3,7 @@ import type { ChannelMessage, MessageReaction } from '../../events/payloads.js';
 import type { ChannelMessageAck, MessageReactionAck } from '../../gateway/protocol.js';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageRef, ChannelMessageContent } from '../../model/content.js';
 import { TypeMessage, streamModeOf } from '../../model/enums.js';
+import { unknownOrOversizedFields } from '../../validation/known-fields.js';
 import { validateMessageParts } from '../../validation/message.js';
 import { MESSAGE_LIMITS } from '../../validation/limits.js';
 import { EmulatorError } from '../errors.js';
@@ -49,7 +50,9 @@ const SENDABLE_CODES = new Set<number>([
 ]);
 
 function checkParts(input: { content: unknown; mentions?: unknown; attachments?: unknown; references?: unknown }): void {
-  const issues = validateMessageParts(input);
+  // Unknown fields first: they are named as such rather than as whatever they broke.
+  const unknown = unknownOrOversizedFields(input);
+  const issues = unknown.length > 0 ? unknown : validateMessageParts(input);
   if (issues.length > 0) throw EmulatorError.fromIssues(issues, 'message');
 }
 

@@ -29,16 +29,36 @@ function withRoles(members: Members, clanId: string, roleId: string, add: readon
   return next === clan ? members : members.set(clanId, next);
 }
 
-/** What a message says about its sender's membership: a new clan nickname or avatar (a clan whose members are not loaded stays unloaded). */
-export function membersOnMessage(members: Members, message: ChannelMessage): Members {
-  const clan = members.get(message.clan_id);
-  const member = clan?.get(message.sender_id);
-  if (!clan || !member || (member.clan_nick === message.clan_nick && member.clan_avatar === message.clan_avatar)) return members;
-  return members.set(message.clan_id, clan.set(message.sender_id, frozen({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar })));
+/** Clans the cache holds: a member is added on an event only for one of them (a hostile server cannot grow the map without end). */
+export interface KnownClans {
+  has(clanId: string): boolean;
 }
 
-/** Clan memberships: listings, joins and removals, role assignments, and nicknames seen on messages. */
-export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext): Members {
+const NO_CLANS: KnownClans = { has: () => false };
+
+/** A member learned from an event: added to its clan's list, started when the clan is cached but its list was never loaded. */
+function withMember(members: Members, clans: KnownClans, clanId: string, member: MemberState): Members {
+  const clan = members.get(clanId);
+  if (clan) return members.set(clanId, clan.set(member.user_id, member));
+  // The list stays partial until loaded; without the member a listener could not find who it is told about.
+  return clans.has(clanId) ? members.set(clanId, PersistentMap.empty<MemberState>().set(member.user_id, member)) : members;
+}
+
+/** What a message says about its sender's membership: a sender writing in a cached clan is one of its members, with the message's clan nickname and avatar. */
+export function membersOnMessage(members: Members, message: ChannelMessage, clans: KnownClans): Members {
+  const clan = members.get(message.clan_id);
+  const member = clan?.get(message.sender_id);
+  if (!member) {
+    // Listeners find the sender in clan.users.
+    if (!message.sender_id) return members;
+    return withMember(members, clans, message.clan_id, frozen({ user_id: message.sender_id, clan_nick: message.clan_nick ?? '', clan_avatar: message.clan_avatar ?? '', role_ids: [] }));
+  }
+  if (member.clan_nick === message.clan_nick && member.clan_avatar === message.clan_avatar) return members;
+  return members.set(message.clan_id, clan!.set(message.sender_id, frozen({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar })));
+}
+
+/** Clan memberships: listings, joins and removals, role assignments, and members seen on events and messages. */
+export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext, clans: KnownClans = NO_CLANS): Members {
   switch (action.type) {
     case 'sync/members': {
       const entries = action.members.map((m) => [m.user.id, memberFromApi(m)] as const);
@@ -46,10 +66,9 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       return members.set(action.clanId, base.setMany(entries));
     }
     case Events.AddClanUser: {
-      const clan = members.get(action.data.clan_id);
-      // Membership lists are loaded on demand; an unloaded clan stays unloaded.
-      if (!clan || clan.has(action.data.user.user_id)) return members;
-      return members.set(action.data.clan_id, clan.set(action.data.user.user_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] })));
+      // The caches include the new member before any listener runs (SPEC §6 rule 2).
+      if (members.get(action.data.clan_id)?.has(action.data.user.user_id)) return members;
+      return withMember(members, clans, action.data.clan_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] }));
     }
     case Events.UserClanRemoved: {
       const { clan_id: clanId, user_ids: ids } = action.data;
@@ -69,7 +88,7 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       return withRoles(members, role.clan_id, role.id, [], holders);
     }
     case Events.ChannelMessage:
-      return membersOnMessage(members, action.data);
+      return membersOnMessage(members, action.data, clans);
     case 'sync/clans':
       if (!action.replace) return members;
       {

@@ -3,7 +3,8 @@
  * it must give the state the generic path (one reducer per resource,
  * src/state/reducer.ts `reduceEach`) gives, for any sequence of messages —
  * new ones, edits, deletions, ephemerals, typing, DMs, renamed channels,
- * unknown channels and senders, changed profiles and nicknames.
+ * unknown channels and senders, changed profiles and nicknames, senders of
+ * a cached clan whose member list was never loaded and of a clan not cached.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -30,9 +31,14 @@ function plain(state: ClientState): unknown {
   };
 }
 
+/** A clan the cache holds without its member list, and one it does not hold at all. */
+const UNLOADED = 'clan2';
+const UNKNOWN = 'clan3';
+
 const setup: StoreAction[] = [
-  { type: 'sync/clans', clans: [clanDesc(CLAN)] },
+  { type: 'sync/clans', clans: [clanDesc(CLAN), clanDesc(UNLOADED)] },
   { type: 'sync/channels', channels: [channelDesc(CHANNEL, CLAN, { channel_label: 'general' }), channelDesc('c2', CLAN, { channel_label: 'random' })], replaceClanId: CLAN },
+  { type: 'sync/channels', channels: [channelDesc('c4', UNLOADED)], replaceClanId: UNLOADED },
   { type: 'sync/dm-channels', channels: [dmDesc('dm1', 'alice')] },
   { type: 'sync/members', clanId: CLAN, members: [member('alice'), member('bob')] },
 ];
@@ -44,7 +50,7 @@ const messageArb: fc.Arbitrary<ChannelMessage> = fc
   .record({
     id: fc.integer({ min: 1, max: 12 }),
     code: fc.constantFrom(...codes),
-    place: fc.constantFrom('c1', 'c2', 'c3', 'dm1', 'dm2'),
+    place: fc.constantFrom('c1', 'c2', 'c3', 'c4', 'c5', 'dm1', 'dm2'),
     sender: fc.constantFrom('alice', 'bob', 'carol', SELF),
     label: fc.constantFrom('general', 'random', 'renamed', ''),
     nick: fc.constantFrom('', 'alice-nick', 'bob-nick', 'Ally'),
@@ -54,11 +60,12 @@ const messageArb: fc.Arbitrary<ChannelMessage> = fc
   })
   .map((m) => {
     const dm = m.place.startsWith('dm');
+    const clanId = dm ? DM_CLAN_ID : m.place === 'c4' ? UNLOADED : m.place === 'c5' ? UNKNOWN : CLAN;
     return message({
       message_id: String(1000 + m.id),
       code: m.code,
       channel_id: m.place,
-      clan_id: dm ? DM_CLAN_ID : CLAN,
+      clan_id: clanId,
       mode: dm ? ChannelStreamMode.STREAM_MODE_DM : ChannelStreamMode.STREAM_MODE_CHANNEL,
       channel_label: dm ? '' : m.label,
       sender_id: m.sender,

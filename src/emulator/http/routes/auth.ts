@@ -13,6 +13,9 @@ function sessionBody(services: HttpServices, user: UserRecord, pair: { token: st
     username: user.username,
     api_url: base,
     ws_url: base.replace(/^http/, 'ws'),
+    // The token network is served here too: a client given only host and port finds it (docs/PROTOCOL.md §2.2).
+    mmn_url: `${base}/mmn`,
+    zk_url: `${base}/zk`,
     created_at: pair.created_at,
   };
 }
@@ -34,12 +37,13 @@ export const authRoutes: Route[] = [
       if (!apiKey) throw EmulatorError.unauthenticated('HTTP Basic authentication with the API key is required');
       const reader = new InputReader(body, 'the body');
       const account = new InputReader(reader.record.account ?? {}, 'account');
-      const appid = account.string('appid');
+      // The key identifies the account; an app id is optional and, when given, must name the same account.
+      const appid = account.optionalString('appid') || undefined;
       const token = account.string('token');
       account.done('account');
       const user = services.platform.world.usersByToken.get(apiKey);
       // One message for every mismatch, so a caller cannot probe which part was wrong.
-      if (!user || token !== apiKey || (appid !== user.id && appid !== user.username)) {
+      if (!user || token !== apiKey || (appid !== undefined && appid !== user.id && appid !== user.username)) {
         throw EmulatorError.unauthenticated('the API key or app id is not valid');
       }
       return sessionBody(services, user, services.tokens.issuePair(user));

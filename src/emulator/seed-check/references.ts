@@ -1,0 +1,44 @@
+import type { WorldSeed } from '../seed.js';
+import type { SchemaIssue } from './json-schema.js';
+
+/**
+ * What the schema cannot say: every username a clan, channel, role or
+ * balance names is an account (of the seed, or already in the world), a
+ * thread's parent and a webhook's channel are channels of its clan, and no
+ * username is given twice.
+ */
+export function referenceIssues(seed: WorldSeed, knownUser: (username: string) => boolean = () => false): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const accounts = new Set<string>();
+  for (const [list, entries] of [['bots', seed.bots ?? []], ['users', seed.users ?? []]] as const) {
+    entries.forEach((account, i) => {
+      if (accounts.has(account.username) || knownUser(account.username)) issues.push({ path: `${list}[${i}].username`, message: `"${account.username}" is taken by another account` });
+      accounts.add(account.username);
+    });
+  }
+  const names = [...accounts].slice(0, 8).join(', ');
+  const user = (path: string, username: string | undefined): void => {
+    if (username !== undefined && !accounts.has(username) && !knownUser(username)) {
+      issues.push({ path, message: `names an unknown user "${username}" (the seed's accounts: ${names || 'none'})` });
+    }
+  };
+  (seed.clans ?? []).forEach((clan, c) => {
+    const at = `clans[${c}]`;
+    user(`${at}.owner`, clan.owner);
+    (clan.members ?? []).forEach((member, i) => user(`${at}.members[${i}]`, member));
+    const channels = new Set<string>([clan.welcome ?? 'general']);
+    (clan.channels ?? []).forEach((channel, i) => {
+      if (channel.parent !== undefined && !channels.has(channel.parent)) {
+        issues.push({ path: `${at}.channels[${i}].parent`, message: `names "${channel.parent}", which is not a channel listed before it in this clan` });
+      }
+      (channel.members ?? []).forEach((member, j) => user(`${at}.channels[${i}].members[${j}]`, member));
+      channels.add(channel.name);
+    });
+    (clan.roles ?? []).forEach((role, i) => (role.members ?? []).forEach((member, j) => user(`${at}.roles[${i}].members[${j}]`, member)));
+    (clan.webhooks ?? []).forEach((hook, i) => {
+      if (hook.channel !== undefined && !channels.has(hook.channel)) issues.push({ path: `${at}.webhooks[${i}].channel`, message: `names "${hook.channel}", which is not a channel of this clan` });
+    });
+  });
+  for (const username of Object.keys(seed.balances ?? {})) user(`balances.${username}`, username);
+  return issues;
+}

@@ -1,0 +1,61 @@
+import { ApiError } from '../errors/api-error.js';
+import { AuthenticationError } from '../errors/authentication-error.js';
+import { BufferOverflowError } from '../errors/buffer-overflow-error.js';
+import { ClanstreamError } from '../errors/clanstream-error.js';
+import { ClosedError } from '../errors/closed-error.js';
+import { ConnectionError } from '../errors/connection-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { ListenerError } from '../errors/listener-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { QueueFullError } from '../errors/queue-full-error.js';
+import { RateLimitError } from '../errors/rate-limit-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+
+/** An error as it travels from the gateway back to the worker that asked: plain data. */
+export interface WireError {
+  readonly name: string;
+  readonly kind: string;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** Every clanstream error class by the kind it declares, so the worker gets the same class the gateway caught. */
+const CLASSES: Readonly<Record<string, abstract new (...args: never[]) => ClanstreamError>> = {
+  validation: ValidationError,
+  api: ApiError,
+  protocol: ProtocolError,
+  gateway: GatewayError,
+  connection: ConnectionError,
+  authentication: AuthenticationError,
+  rate_limit: RateLimitError,
+  timeout: TimeoutError,
+  queue_full: QueueFullError,
+  listener: ListenerError,
+  overflow: BufferOverflowError,
+  closed: ClosedError,
+};
+
+/** An error as plain data (a clanstream error keeps its kind and fields; anything else becomes a protocol error). */
+export function toWireError(error: unknown): WireError {
+  if (error instanceof ClanstreamError) {
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(error)) if (key !== 'cause' && key !== 'kind' && typeof value !== 'function') fields[key] = value;
+    return { name: error.name, kind: error.kind, message: error.message, fields };
+  }
+  return { name: 'ProtocolError', kind: 'protocol', message: `the gateway failed to carry out the command: ${error instanceof Error ? error.message : String(error)}`, fields: {} };
+}
+
+/**
+ * The error again, as an instance of its class (so `instanceof` and `kind`
+ * work on the worker as they would in one process), with its message and fields.
+ */
+export function fromWireError(wire: WireError): ClanstreamError {
+  const Class = CLASSES[wire.kind] ?? ProtocolError;
+  const error = Object.create(Class.prototype as object) as ClanstreamError;
+  Object.assign(error, wire.fields, { kind: CLASSES[wire.kind] ? wire.kind : 'protocol' });
+  Object.defineProperty(error, 'message', { value: wire.message, writable: true, configurable: true });
+  Object.defineProperty(error, 'name', { value: wire.name, writable: true, configurable: true });
+  Object.defineProperty(error, 'stack', { value: `${wire.name}: ${wire.message}\n    at the scale-out gateway`, writable: true, configurable: true });
+  return error;
+}

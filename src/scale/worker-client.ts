@@ -1,0 +1,312 @@
+import type { Redis } from 'ioredis';
+import { asyncScheduler, BehaviorSubject, type Observable, type SchedulerLike } from 'rxjs';
+import { CachedSurface } from '../client/cached-surface.js';
+import type { BotSurface } from '../client/bot-surface.js';
+import { ClientRuntime } from '../client/runtime.js';
+import { StateSync } from '../client/sync.js';
+import type { ApiChannelDescription } from '../model/api.js';
+import type { AnyClanstreamError } from '../errors/index.js';
+import type { ClanstreamError } from '../errors/clanstream-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { ConnectionStatus } from '../gateway/lifecycle.js';
+import type { ClientState } from '../state/client-state.js';
+import { keepMessage } from '../state/keep-message.js';
+import type { CacheLimits } from '../state/limits.js';
+import { InMemoryMessageStore, type MessageStore } from '../state/message-store.js';
+import { Store } from '../state/store.js';
+import { INSPECT } from '../util/inspect.js';
+import { redactingLogger, type Logger, type LoggerLike } from '../util/logger.js';
+import { SecretRedactor } from '../util/redact.js';
+import type { APISentTokenRequest, SendTokenResult } from '../wallet/types.js';
+import { runForEvent } from './command-context.js';
+import { CommandClient, remoteApi } from './command-client.js';
+import { DeadLetters } from './dead-letters.js';
+import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
+import { EventConsumer, type ConsumerStats } from './event-consumer.js';
+import { eventKey, type EventEntry } from './event-entry.js';
+import { scaleKeys, type ScaleKeys } from './keys.js';
+import { WorkerFeed } from './worker-feed.js';
+
+/** Settings of {@link WorkerClient.connect}; every number has its default in {@link SCALE_DEFAULTS}. */
+export interface WorkerOptions {
+  /** A connection to Redis (ioredis). The worker opens two more of its own (`duplicate()`) for blocking reads. */
+  readonly redis: Redis;
+  /** The bot whose events this worker handles. */
+  readonly botId: string;
+  /** This worker's name in the consumer group: stable across restarts, so a restarted worker takes back what it left. */
+  readonly consumer: string;
+  /** Consumer group (workers of one group share the events; another group gets every event again). */
+  readonly group?: string;
+  /**
+   * `'channel'`: the handlers of one channel's events run one event after
+   * another, in the order published, across all workers. Default: no order
+   * (events run concurrently, up to `maxInFlight` per worker).
+   */
+  readonly ordered?: 'channel' | 'none';
+  /** Keep caches (clans, channels, users, messages) from the gateway's snapshot and every event; default true. */
+  readonly caches?: boolean;
+  /** Bounds of the caches, as for ServiceClient. */
+  readonly cacheLimits?: Partial<CacheLimits>;
+  readonly messageStore?: MessageStore;
+  readonly maxInFlight?: number;
+  readonly blockMs?: number;
+  readonly claimIdleMs?: number;
+  readonly claimIntervalMs?: number;
+  readonly maxDeliveries?: number;
+  readonly orderWaitMs?: number;
+  readonly commandTimeoutMs?: number;
+  readonly commandsMaxLen?: number;
+  readonly deadLettersMaxLen?: number;
+  readonly retryMs?: number;
+  readonly scheduler?: SchedulerLike;
+  /** Where the worker logs (any of error, warn, info, debug); silent by default. */
+  readonly logger?: LoggerLike;
+}
+
+/** Counters of a worker (see docs/guides/scaling.md). */
+export interface WorkerStats extends ConsumerStats {
+  readonly consumer: string;
+  /** Commands waiting for the gateway's answer. */
+  readonly commandsPending: number;
+}
+
+/** What the handlers of one event are doing while it is being handled. */
+interface Handling {
+  readonly base: string;
+  readonly settling: Array<PromiseLike<unknown>>;
+  readonly failures: unknown[];
+}
+
+const NUMBER_OPTIONS = ['maxInFlight', 'blockMs', 'claimIdleMs', 'claimIntervalMs', 'maxDeliveries', 'orderWaitMs', 'commandTimeoutMs', 'commandsMaxLen', 'deadLettersMaxLen', 'retryMs'] as const;
+
+/**
+ * A bot process that handles its share of the events a gateway publishes,
+ * with the API of ServiceClient: the same `on*` listeners, typed streams,
+ * `for await`, caches and structure operations. Actions go to the gateway,
+ * which carries them out through its one outbox (one rate limit for all
+ * workers) and stores each once, however often an event is redelivered.
+ * An event is acknowledged after all of this worker's `on*` listeners for it
+ * settled; a listener that fails leaves it pending, to be retried.
+ */
+export class WorkerClient extends CachedSurface implements BotSurface {
+  /** The bot's user id (from the gateway's snapshot). */
+  clientId: string | undefined;
+  readonly consumer: string;
+  readonly keys: ScaleKeys;
+  /** The dead letters of this bot: list, inspect, re-drive. */
+  readonly deadLetters: DeadLetters;
+  protected readonly runtime: ClientRuntime;
+  protected readonly scheduler: SchedulerLike;
+  private readonly statusSubject = new BehaviorSubject<ConnectionStatus>('connecting');
+  /** `connecting` until the worker reads, `ready` while it does, `closed` after `close()`. */
+  readonly status$: Observable<ConnectionStatus> = this.statusSubject.asObservable();
+  private readonly store: Store;
+  private readonly commands: CommandClient;
+  private readonly feed: WorkerFeed;
+  private readonly consumerLoop: EventConsumer;
+  private readonly readers: Redis[];
+  private readonly logger: Logger;
+  private handling: Handling | undefined;
+  private closing$: Promise<void> | undefined;
+
+  private constructor(private readonly options: WorkerOptions) {
+    super();
+    if (!options || typeof options.redis !== 'object' || options.redis === null) throw new ValidationError([{ path: 'redis', message: 'an ioredis client is required', code: 'invalid' }], 'worker options');
+    if (typeof options.consumer !== 'string' || options.consumer === '' || /[{}]/.test(options.consumer)) {
+      throw new ValidationError([{ path: 'consumer', message: 'must name this worker (no braces), the same across its restarts', code: 'invalid' }], 'worker options');
+    }
+    this.keys = scaleKeys(options.botId);
+    this.consumer = options.consumer;
+    const settings: ScaleNumbers = { ...SCALE_DEFAULTS, ...numbersOf(options) };
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.logger = redactingLogger(options.logger ?? {}, new SecretRedactor());
+    const caches = options.caches ?? true;
+    this.store = new Store({ ...(options.cacheLimits ? { limits: options.cacheLimits } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
+    const messageStore = options.messageStore ?? new InMemoryMessageStore(this.store.limits.messageStore);
+    this.commands = new CommandClient({ redis: options.redis, keys: this.keys, consumer: this.consumer, commandsMaxLen: settings.commandsMaxLen, timeoutMs: settings.commandTimeoutMs, scheduler: this.scheduler });
+    const api = remoteApi(this.commands);
+    this.runtime = new ClientRuntime(
+      {
+        api: () => api,
+        outbox: () => this.commands,
+        clientId: () => this.clientId,
+        // The session token stays with the gateway; nothing a worker does needs it.
+        sessionToken: () => undefined,
+        sendToken: (receiverId, data) => this.sendToken({ receiver_id: receiverId, ...data }),
+        createDmChannel: (userId) => this.createDMchannel(userId),
+        listClanChannels: (clanId) => sync.listClanChannels(clanId),
+        listClanMembers: (clanId) => sync.listClanMembers(clanId),
+      },
+      this.store,
+      messageStore,
+    );
+    // Only its paged listings are used: the caches come from the gateway, not from a sync of their own.
+    const sync = new StateSync(() => api, this.store, this.runtime, () => this.clientId, messageStore);
+    this.readers = [options.redis.duplicate(), options.redis.duplicate()];
+    for (const reader of this.readers) reader.on('error', () => {});
+    this.feed = new WorkerFeed({
+      reader: this.readers[0]!,
+      redis: options.redis,
+      keys: this.keys,
+      consumer: this.consumer,
+      caches,
+      blockMs: settings.blockMs,
+      batch: settings.publishBatch,
+      retryMs: settings.retryMs,
+      scheduler: this.scheduler,
+      apply: (action) => this.store.dispatch(action),
+      applied: (event) => keepMessage(messageStore, event),
+      selfId: (id) => (this.clientId ??= id),
+      commands: this.commands,
+      report: (error) => this.report(error),
+    });
+    this.consumerLoop = new EventConsumer({
+      redis: options.redis,
+      reader: this.readers[1]!,
+      keys: this.keys,
+      group: options.group ?? SCALE_DEFAULTS.group,
+      consumer: this.consumer,
+      maxInFlight: settings.maxInFlight,
+      blockMs: settings.blockMs,
+      claimIdleMs: settings.claimIdleMs,
+      claimIntervalMs: settings.claimIntervalMs,
+      maxDeliveries: settings.maxDeliveries,
+      deadLettersMaxLen: settings.deadLettersMaxLen,
+      ordered: options.ordered === 'channel',
+      orderWaitMs: settings.orderWaitMs,
+      retryMs: settings.retryMs,
+      scheduler: this.scheduler,
+      handle: (entry) => this.handle(entry),
+      report: (error) => this.report(error),
+    });
+    this.deadLetters = new DeadLetters(options.redis, this.keys);
+  }
+
+  /**
+   * Connects a worker: loads the caches from the gateway's snapshot, takes
+   * back what this consumer left pending, and starts handling events.
+   * Register listeners on the returned worker at once: events are handed to
+   * it from the next turn of the event loop on.
+   */
+  static async connect(options: WorkerOptions): Promise<WorkerClient> {
+    const worker = new WorkerClient(options);
+    await worker.feed.start();
+    // Listeners registered right after `connect` resolves must see the first events: start one turn later.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await worker.consumerLoop.start();
+    worker.statusSubject.next('ready');
+    worker.lifecycleSubject.next({ type: 'ready', sessionId: '', userId: worker.clientId ?? '' });
+    return worker;
+  }
+
+  /** The connection status (`ready` while the worker reads). */
+  get status(): ConnectionStatus {
+    return this.statusSubject.value;
+  }
+
+  /** Every state of the caches, starting with the current one. */
+  get state$(): Observable<ClientState> {
+    return this.store.state$;
+  }
+
+  /** The caches right now. */
+  get state(): ClientState {
+    return this.store.state;
+  }
+
+  /** Counters of this worker. */
+  stats(): WorkerStats {
+    return { ...this.consumerLoop.stats, consumer: this.consumer, commandsPending: this.commands.pending };
+  }
+
+  /** Sends tokens through the gateway's wallet; a redelivered event's transfer is sent once. */
+  sendToken(request: APISentTokenRequest): Promise<SendTokenResult> {
+    return this.commands.send('token', 'sendToken', request) as Promise<SendTokenResult>;
+  }
+
+  /** Opens (or returns) the DM channel with a user, through the gateway. */
+  createDMchannel(userId: string): Promise<ApiChannelDescription | null> {
+    return this.commands.send('dm', 'createDMchannel', userId) as Promise<ApiChannelDescription | null>;
+  }
+
+  /**
+   * Stops taking events, lets the handlers in flight finish and acknowledges
+   * them, then closes its connections (the one passed in stays open) and
+   * every stream. Events not started stay pending for the other workers.
+   */
+  close(): Promise<void> {
+    this.closing$ ??= this.shutDown();
+    return this.closing$;
+  }
+
+  private async shutDown(): Promise<void> {
+    await this.consumerLoop.stop();
+    // Handlers are done; answers to their last commands came meanwhile. Now the reads may stop.
+    for (const reader of this.readers) reader.disconnect();
+    await this.feed.stop();
+    this.commands.close();
+    this.statusSubject.next('closed');
+    this.stopListening();
+    this.store.dispose();
+    this.completeStreams();
+    this.statusSubject.complete();
+  }
+
+  /** Runs every handler of one event (after the caches applied it) and resolves with why any failed. */
+  private async handle(entry: EventEntry): Promise<string | undefined> {
+    await this.feed.whenApplied(entry.id);
+    // Without a snapshot yet (the worker started before the gateway), the gateway says who the bot is.
+    this.clientId ??= (await this.options.redis.hget(this.keys.resume, 'self').catch(() => null)) || undefined;
+    const handling: Handling = { base: eventKey(entry.sessionId, entry.seq), settling: [], failures: [] };
+    this.handling = handling;
+    try {
+      // Stream subscribers run inside the publish: their commands are keyed by the event too.
+      runForEvent(`${handling.base}:streams`, () => this.router.publish(entry.event));
+    } finally {
+      this.handling = undefined;
+    }
+    const outcomes = await Promise.allSettled(handling.settling);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') handling.failures.push(outcome.reason);
+    if (handling.failures.length === 0) return undefined;
+    return handling.failures.map((failure) => (failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure))).join('; ');
+  }
+
+  /** Each `on*` listener runs with its own command keys, and the event waits for what it returns. */
+  protected override runListener(event: string, ordinal: number, call: () => unknown): unknown {
+    const handling = this.handling;
+    if (!handling) return call();
+    try {
+      const result = runForEvent(`${handling.base}:${event}:${ordinal}`, call);
+      if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') handling.settling.push(result as PromiseLike<unknown>);
+      return result;
+    } catch (error) {
+      handling.failures.push(error);
+      throw error;
+    }
+  }
+
+  protected report(error: ClanstreamError): void {
+    this.logger.warn(`${error.name}: ${error.message}`);
+    this.errorSubject.next(error as AnyClanstreamError);
+  }
+
+  /** A secret-free description. */
+  toJSON(): Record<string, unknown> {
+    return { consumer: this.consumer, botId: this.options.botId, clientId: this.clientId, status: this.status };
+  }
+
+  [INSPECT](): string {
+    return `WorkerClient ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+function numbersOf(options: WorkerOptions): Partial<ScaleNumbers> {
+  const out: Partial<ScaleNumbers> = {};
+  for (const key of NUMBER_OPTIONS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!(typeof value === 'number' && value > 0)) throw new ValidationError([{ path: key, message: 'must be a positive number', code: 'invalid' }], 'worker options');
+    out[key] = value;
+  }
+  return out;
+}
