@@ -2,6 +2,7 @@ import { Events } from '../events/names.js';
 import type { StoreAction } from './actions.js';
 import type { ClientState } from './client-state.js';
 import type { EditToken } from './edit-token.js';
+import { LearnedMembers } from './learned-members.js';
 import type { CacheLimits } from './limits.js';
 import { KeySlots, Recency } from './recency.js';
 import { evictChannels } from './reducers/channels.js';
@@ -19,6 +20,8 @@ export class CacheRecency {
   readonly users = new Recency();
   /** Channels by last message activity (for dropping whole windows). */
   readonly windows = new Recency(this.channelSlots);
+  /** Members learned from events, oldest first: at most as many as the users cache holds. */
+  readonly members = new LearnedMembers();
 
   /** `keepsWindows`: whether messages are kept in channel windows at all (otherwise their order is not tracked). */
   constructor(private readonly keepsWindows = true) {}
@@ -59,6 +62,7 @@ export class CacheRecency {
         this.channels.clear();
         this.users.clear();
         this.windows.clear();
+        this.members.clear();
         return;
       default:
         return;
@@ -108,6 +112,10 @@ export function enforceLimits(state: ClientState, limits: CacheLimits, recency: 
     }
     const { messages, messageCount } = evictWindows(next, removed, token);
     next = { ...next, messages, messageCount };
+  }
+  if (recency.members.size > limits.users) {
+    const members = recency.members.evict(next.members, limits.users, token);
+    if (members !== next.members) next = { ...next, members };
   }
   // Keys of entries that left a cache another way (a deleted channel, a window dropped with its channel) stay
   // in its recency until an eviction passes them; a cache under its limit never evicts, so they go here.

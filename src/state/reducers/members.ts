@@ -9,6 +9,29 @@ import type { MemberState } from '../records.js';
 
 type Members = PersistentMap<PersistentMap<MemberState>>;
 
+/**
+ * Member records made from events (a message's sender, a user added to a clan) rather than a listing,
+ * and the records made from those (a new nickname, a role): the store may forget these past its bound
+ * (see learned-members.ts); a listing's members stay.
+ */
+const fromEvents = new WeakSet<MemberState>();
+
+/** Whether a member record came from events rather than a listing. */
+export function isLearnedMember(record: MemberState): boolean {
+  return fromEvents.has(record);
+}
+
+/** Marks a record made from an event. */
+function learned(record: MemberState): MemberState {
+  fromEvents.add(record);
+  return record;
+}
+
+/** A changed copy of `member`, from events when `member` was. */
+function changed(member: MemberState, record: MemberState): MemberState {
+  return fromEvents.has(member) ? learned(record) : record;
+}
+
 function memberFromApi(member: ApiClanMember): MemberState {
   return frozen({ user_id: member.user.id, clan_nick: member.clan_nick ?? '', clan_avatar: member.clan_avatar ?? '', role_ids: [...member.role_ids] });
 }
@@ -20,11 +43,11 @@ function withRoles(members: Members, clanId: string, roleId: string, add: readon
   let next = clan;
   for (const id of add) {
     const m = next.get(id);
-    if (m && !m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: [...m.role_ids, roleId] }));
+    if (m && !m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozen({ ...m, role_ids: [...m.role_ids, roleId] })));
   }
   for (const id of remove) {
     const m = next.get(id);
-    if (m && m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) }));
+    if (m && m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozen({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) })));
   }
   return next === clan ? members : members.set(clanId, next);
 }
@@ -49,12 +72,12 @@ export function membersOnMessage(members: Members, message: ChannelMessage, clan
   const clan = members.get(message.clan_id);
   const member = clan?.get(message.sender_id);
   if (!member) {
-    // Listeners find the sender in clan.users.
-    if (!message.sender_id) return members;
-    return withMember(members, clans, message.clan_id, frozen({ user_id: message.sender_id, clan_nick: message.clan_nick ?? '', clan_avatar: message.clan_avatar ?? '', role_ids: [] }));
+    // Listeners find the sender in clan.users (checked first: no record is made for a clan not cached).
+    if (!message.sender_id || (!clan && !clans.has(message.clan_id))) return members;
+    return withMember(members, clans, message.clan_id, learned(frozen({ user_id: message.sender_id, clan_nick: message.clan_nick ?? '', clan_avatar: message.clan_avatar ?? '', role_ids: [] })));
   }
   if (member.clan_nick === message.clan_nick && member.clan_avatar === message.clan_avatar) return members;
-  return members.set(message.clan_id, clan!.set(message.sender_id, frozen({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar })));
+  return members.set(message.clan_id, clan!.set(message.sender_id, changed(member, frozen({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar }))));
 }
 
 /** Clan memberships: listings, joins and removals, role assignments, and members seen on events and messages. */
@@ -68,7 +91,7 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
     case Events.AddClanUser: {
       // The caches include the new member before any listener runs (SPEC §6 rule 2).
       if (members.get(action.data.clan_id)?.has(action.data.user.user_id)) return members;
-      return withMember(members, clans, action.data.clan_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] }));
+      return withMember(members, clans, action.data.clan_id, learned(frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] })));
     }
     case Events.UserClanRemoved: {
       const { clan_id: clanId, user_ids: ids } = action.data;
