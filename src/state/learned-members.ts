@@ -1,5 +1,3 @@
-import { Events } from '../events/names.js';
-import type { StoreAction } from './actions.js';
 import type { EditToken } from './edit-token.js';
 import type { PersistentMap } from './persistent-map.js';
 import type { MemberState } from './records.js';
@@ -26,23 +24,11 @@ export class LearnedMembers {
     return this.clanIds.length - this.head;
   }
 
-  /** Notes the member an action added to a clan's list (called when the members changed). */
-  note(action: StoreAction, before: Members, after: Members): void {
-    let clanId: string;
-    let userId: string;
-    if (action.type === Events.ChannelMessage) {
-      clanId = action.data.clan_id;
-      userId = action.data.sender_id;
-    } else if (action.type === Events.AddClanUser) {
-      clanId = action.data.clan_id;
-      userId = action.data.user.user_id;
-    } else {
-      return;
-    }
-    if (before.get(clanId)?.has(userId) || !after.get(clanId)?.has(userId)) return;
+  /** Notes a member a reducer added to a clan's list from an event (`ReduceContext.learnedMember`). */
+  readonly note = (clanId: string, userId: string): void => {
     this.clanIds.push(clanId);
     this.userIds.push(userId);
-  }
+  };
 
   /** Forgets the oldest learned members until at most `limit` are noted; the same map when none goes. */
   evict(members: Members, limit: number, token: EditToken | undefined): Members {

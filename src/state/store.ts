@@ -85,11 +85,9 @@ export class Store {
   private reduceSafely(state: ClientState, action: StoreAction): ClientState {
     try {
       this.recency.noteAction(action);
-      const context = { selfId: this.options.selfId(), messagesPerChannel: this.limits.messagesPerChannel, token: this.token };
+      const context = { selfId: this.options.selfId(), messagesPerChannel: this.limits.messagesPerChannel, token: this.token, learnedMember: this.recency.members.note };
       const next = reduce(state, action, context);
-      if (next === state) return state;
-      if (next.members !== state.members) this.recency.members.note(action, state.members, next.members);
-      return enforceLimits(next, this.limits, this.recency, this.token);
+      return next === state ? state : enforceLimits(next, this.limits, this.recency, this.token);
     } catch (error) {
       // A reducer bug must not stop the store: keep the state and say what failed. The failed update
       // may already have applied part of the event in place; retiring the token stops anything

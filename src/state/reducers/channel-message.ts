@@ -18,7 +18,7 @@ export function reduceChannelMessage(state: ClientState, message: ChannelMessage
   const sender = state.users.get(message.sender_id);
   const channelsSlice = channelsOnMessage(state, message, channel);
   const users = usersOnMessage(state.users, message, sender, context.token);
-  const members = membersOnMessage(state.members, message, state.clans);
+  const members = membersOnMessage(state.members, message, state.clans, context);
   const dmChannels = dmChannelsOnMessage(state.dmChannels, message, context.selfId);
   const messagesSlice = messagesOnMessage(state, message, context, { channel, sender });
   if (

@@ -3,37 +3,44 @@ import type { ChannelMessage } from '../../events/payloads.js';
 import type { ApiClanMember } from '../../model/api.js';
 import { RoleEventStatus } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
-import { frozen } from '../immer.js';
+import { frozenRecord } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { MemberState } from '../records.js';
 
 type Members = PersistentMap<PersistentMap<MemberState>>;
+type MemberContext = Pick<ReduceContext, 'token' | 'learnedMember'>;
 
 /**
- * Member records made from events (a message's sender, a user added to a clan) rather than a listing,
- * and the records made from those (a new nickname, a role): the store may forget these past its bound
- * (see learned-members.ts); a listing's members stay.
+ * Member records made from a listing, and the records made from those (a new nickname, a role). Every
+ * other member record was learned from events (a message's sender, a user added to a clan): the store
+ * may forget those past its bound (see learned-members.ts); a listing's members stay. Listings are
+ * rare and senders many, so it is the listed records that are marked.
  */
-const fromEvents = new WeakSet<MemberState>();
+const fromListings = new WeakSet<MemberState>();
 
-/** Whether a member record came from events rather than a listing. */
+/** Whether a member record was learned from events rather than a listing. */
 export function isLearnedMember(record: MemberState): boolean {
-  return fromEvents.has(record);
+  return !fromListings.has(record);
 }
 
-/** Marks a record made from an event. */
-function learned(record: MemberState): MemberState {
-  fromEvents.add(record);
+/** A changed copy of `member`, from a listing when `member` was. */
+function changed(member: MemberState, record: MemberState): MemberState {
+  if (fromListings.has(member)) fromListings.add(record);
   return record;
 }
 
-/** A changed copy of `member`, from events when `member` was. */
-function changed(member: MemberState, record: MemberState): MemberState {
-  return fromEvents.has(member) ? learned(record) : record;
+/** The role ids of a member who has none: one frozen array for all. */
+const NO_ROLES: readonly string[] = Object.freeze([]);
+
+/** A member learned from an event, frozen: its clan nickname and avatar, no roles. */
+function learnedMember(userId: string, clanNick: string, clanAvatar: string): MemberState {
+  return Object.freeze({ user_id: userId, clan_nick: clanNick, clan_avatar: clanAvatar, role_ids: NO_ROLES });
 }
 
 function memberFromApi(member: ApiClanMember): MemberState {
-  return frozen({ user_id: member.user.id, clan_nick: member.clan_nick ?? '', clan_avatar: member.clan_avatar ?? '', role_ids: [...member.role_ids] });
+  const record = frozenRecord({ user_id: member.user.id, clan_nick: member.clan_nick ?? '', clan_avatar: member.clan_avatar ?? '', role_ids: [...member.role_ids] });
+  fromListings.add(record);
+  return record;
 }
 
 /** Changes the role ids of some members of a clan (members not cached are left alone). */
@@ -43,11 +50,11 @@ function withRoles(members: Members, clanId: string, roleId: string, add: readon
   let next = clan;
   for (const id of add) {
     const m = next.get(id);
-    if (m && !m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozen({ ...m, role_ids: [...m.role_ids, roleId] })));
+    if (m && !m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozenRecord({ ...m, role_ids: [...m.role_ids, roleId] })));
   }
   for (const id of remove) {
     const m = next.get(id);
-    if (m && m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozen({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) })));
+    if (m && m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozenRecord({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) })));
   }
   return next === clan ? members : members.set(clanId, next);
 }
@@ -59,25 +66,28 @@ export interface KnownClans {
 
 const NO_CLANS: KnownClans = { has: () => false };
 
-/** A member learned from an event: added to its clan's list, started when the clan is cached but its list was never loaded. */
-function withMember(members: Members, clans: KnownClans, clanId: string, member: MemberState): Members {
-  const clan = members.get(clanId);
-  if (clan) return members.set(clanId, clan.set(member.user_id, member));
-  // The list stays partial until loaded; without the member a listener could not find who it is told about.
-  return clans.has(clanId) ? members.set(clanId, PersistentMap.empty<MemberState>().set(member.user_id, member)) : members;
+/**
+ * A member learned from an event, added to its clan's list (`clan`, or a new partial list when the clan is
+ * cached but its list was never loaded: without the member a listener could not find who it is told about).
+ */
+function withMember(members: Members, clans: KnownClans, clanId: string, clan: PersistentMap<MemberState> | undefined, member: MemberState, context: MemberContext): Members {
+  if (!clan && !clans.has(clanId)) return members;
+  context.learnedMember?.(clanId, member.user_id);
+  return members.set(clanId, (clan ?? PersistentMap.empty<MemberState>()).set(member.user_id, member, context.token), context.token);
 }
 
 /** What a message says about its sender's membership: a sender writing in a cached clan is one of its members, with the message's clan nickname and avatar. */
-export function membersOnMessage(members: Members, message: ChannelMessage, clans: KnownClans): Members {
+export function membersOnMessage(members: Members, message: ChannelMessage, clans: KnownClans, context: MemberContext): Members {
   const clan = members.get(message.clan_id);
   const member = clan?.get(message.sender_id);
   if (!member) {
     // Listeners find the sender in clan.users (checked first: no record is made for a clan not cached).
     if (!message.sender_id || (!clan && !clans.has(message.clan_id))) return members;
-    return withMember(members, clans, message.clan_id, learned(frozen({ user_id: message.sender_id, clan_nick: message.clan_nick ?? '', clan_avatar: message.clan_avatar ?? '', role_ids: [] })));
+    return withMember(members, clans, message.clan_id, clan, learnedMember(message.sender_id, message.clan_nick ?? '', message.clan_avatar ?? ''), context);
   }
   if (member.clan_nick === message.clan_nick && member.clan_avatar === message.clan_avatar) return members;
-  return members.set(message.clan_id, clan!.set(message.sender_id, changed(member, frozen({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar }))));
+  const { token } = context;
+  return members.set(message.clan_id, clan!.set(message.sender_id, changed(member, frozenRecord({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar })), token), token);
 }
 
 /** Clan memberships: listings, joins and removals, role assignments, and members seen on events and messages. */
@@ -90,8 +100,9 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
     }
     case Events.AddClanUser: {
       // The caches include the new member before any listener runs (SPEC §6 rule 2).
-      if (members.get(action.data.clan_id)?.has(action.data.user.user_id)) return members;
-      return withMember(members, clans, action.data.clan_id, learned(frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] })));
+      const clan = members.get(action.data.clan_id);
+      if (clan?.has(action.data.user.user_id)) return members;
+      return withMember(members, clans, action.data.clan_id, clan, learnedMember(action.data.user.user_id, '', ''), context);
     }
     case Events.UserClanRemoved: {
       const { clan_id: clanId, user_ids: ids } = action.data;
@@ -111,7 +122,7 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       return withRoles(members, role.clan_id, role.id, [], holders);
     }
     case Events.ChannelMessage:
-      return membersOnMessage(members, action.data, clans);
+      return membersOnMessage(members, action.data, clans, context);
     case 'sync/clans':
       if (!action.replace) return members;
       {
