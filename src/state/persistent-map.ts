@@ -3,6 +3,8 @@ import { newEditToken, type EditToken } from './edit-token.js';
 const WIDTH = 64;
 const MASK = WIDTH - 1;
 const SHIFT = 6;
+/** Entries a map keeps in one flat bucket before it grows into the trie. */
+const FLAT_MAX = 16;
 
 /**
  * A bucket is one flat array: the token it was made under, then `hash, key,
@@ -23,9 +25,18 @@ interface Branch {
   used: number;
 }
 
+/**
+ * A small map is one flat bucket (`flat`), scanned front to back: a clan's
+ * few members, a thousand such maps, cost a few hundred bytes each instead of
+ * a trie's root and a branch per entry. Past {@link FLAT_MAX} entries the map
+ * moves into the trie (`slots`) for good.
+ */
 interface Root {
   readonly owner: EditToken | undefined;
-  readonly slots: Array<Branch | undefined>;
+  /** The trie's 64 branches; undefined while the map is flat. */
+  readonly slots: Array<Branch | undefined> | undefined;
+  /** A flat map's bucket; undefined once the map is a trie. */
+  flat: Bucket | undefined;
 }
 
 /** FNV-1a over UTF-16 code units: fast, and spreads sequential ids evenly. A 32-bit integer, so buckets hold it unboxed. */
@@ -45,12 +56,15 @@ const ownsBucket = (bucket: Bucket, token: EditToken | undefined): boolean => to
 
 const owns = (node: { readonly owner: EditToken | undefined }, token: EditToken | undefined): boolean => token !== undefined && node.owner === token;
 
-const EMPTY_ROOT: Root = Object.freeze({ owner: undefined, slots: Object.freeze(new Array<undefined>(WIDTH).fill(undefined)) as Array<undefined> });
+const EMPTY_ROOT: Root = Object.freeze({ owner: undefined, slots: undefined, flat: Object.freeze([undefined]) as Bucket });
+/** The trie of no entries, that a flat map grows into. */
+const EMPTY_TRIE: Root = Object.freeze({ owner: undefined, slots: Object.freeze(new Array<undefined>(WIDTH).fill(undefined)) as Array<undefined>, flat: undefined });
 
 /**
  * An immutable string-keyed map whose updates cost the same small amount at
  * any size: a two-level trie of 64-way branches over small buckets, so a
- * `set` copies two 64-slot arrays and one bucket instead of the whole map.
+ * `set` copies two 64-slot arrays and one bucket instead of the whole map
+ * (a map of a few entries is one flat bucket, see {@link Root}).
  * (immer copies and walks every key of each container it changes, ~80 ns a
  * key: too slow for collections of 10,000 channels or 100,000 users.)
  *
@@ -59,7 +73,7 @@ const EMPTY_ROOT: Root = Object.freeze({ owner: undefined, slots: Object.freeze(
  * state may be seen, so a burst of events costs no copies while every state
  * anyone holds stays unchanged.
  *
- * Iteration order is the trie's (stable for a given set of keys), not insertion order.
+ * Iteration order is the trie's (stable for a given set of keys), not insertion order; a flat map's is its bucket's.
  */
 export class PersistentMap<V> implements Iterable<[string, V]> {
   private static readonly EMPTY = new PersistentMap<never>(EMPTY_ROOT, 0);
@@ -86,7 +100,8 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
   get(key: string): V | undefined {
     if (this.size === 0) return undefined;
     const h = hash(key);
-    const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
+    const { root } = this;
+    const bucket = root.flat ?? root.slots![h & MASK]?.slots[(h >>> SHIFT) & MASK];
     if (!bucket) return undefined;
     const index = indexIn(bucket, key, h);
     return index < 0 ? undefined : (bucket[index + 2] as V);
@@ -96,16 +111,19 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
   has(key: string): boolean {
     if (this.size === 0) return false;
     const h = hash(key);
-    const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
+    const { root } = this;
+    const bucket = root.flat ?? root.slots![h & MASK]?.slots[(h >>> SHIFT) & MASK];
     return bucket !== undefined && indexIn(bucket, key, h) >= 0;
   }
 
   /** A map with `key` set to `value`; the same map when nothing changes. */
   set(key: string, value: V, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
+    const { flat } = this.root;
+    if (flat) return this.setFlat(flat, h, key, value, token);
     const i = h & MASK;
     const j = (h >>> SHIFT) & MASK;
-    const branch = this.root.slots[i];
+    const branch = this.root.slots![i];
     const bucket = branch?.slots[j];
     const index = bucket ? indexIn(bucket, key, h) : -1;
     if (index >= 0 && bucket![index + 2] === value) return this;
@@ -124,16 +142,18 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     if (!bucket) nextBranch.used += 1;
     nextBranch.slots[j] = nextBucket;
     const nextRoot = this.writableRoot(token);
-    nextRoot.slots[i] = nextBranch;
+    nextRoot.slots![i] = nextBranch;
     return new PersistentMap(nextRoot, index >= 0 ? this.size : this.size + 1);
   }
 
   /** A map without `key`; the same map when it was absent. */
   delete(key: string, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
+    const { flat } = this.root;
+    if (flat) return this.deleteFlat(flat, h, key, token);
     const i = h & MASK;
     const j = (h >>> SHIFT) & MASK;
-    const branch = this.root.slots[i];
+    const branch = this.root.slots![i];
     const bucket = branch?.slots[j];
     const index = bucket ? indexIn(bucket, key, h) : -1;
     if (!branch || !bucket || index < 0) return this;
@@ -149,7 +169,7 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
       nextBranch.slots[j] = nextBucket;
     }
     const nextRoot = this.writableRoot(token);
-    nextRoot.slots[i] = nextBranch.used > 0 ? nextBranch : undefined;
+    nextRoot.slots![i] = nextBranch.used > 0 ? nextBranch : undefined;
     return new PersistentMap(nextRoot, this.size - 1);
   }
 
@@ -173,7 +193,12 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   /** Every `[key, value]` pair, in trie order (stable for a given set of keys, not insertion order). */
   *entries(): IterableIterator<[string, V]> {
-    for (const branch of this.root.slots) {
+    const { flat } = this.root;
+    if (flat) {
+      for (let k = FIRST; k < flat.length; k += STRIDE) yield [flat[k + 1] as string, flat[k + 2] as V];
+      return;
+    }
+    for (const branch of this.root.slots!) {
       if (!branch) continue;
       for (const bucket of branch.slots) {
         if (!bucket) continue;
@@ -198,7 +223,46 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
   }
 
   private writableRoot(token: EditToken | undefined): Root {
-    return owns(this.root, token) ? this.root : { owner: token, slots: this.root.slots.slice() };
+    return owns(this.root, token) ? this.root : { owner: token, slots: this.root.slots!.slice(), flat: undefined };
+  }
+
+  /** A flat map with `bucket` as its entries (the same root when `token` owns it). */
+  private withFlat(bucket: Bucket, size: number, token: EditToken | undefined): PersistentMap<V> {
+    if (owns(this.root, token)) {
+      this.root.flat = bucket;
+      return new PersistentMap(this.root, size);
+    }
+    return new PersistentMap({ owner: token, slots: undefined, flat: bucket }, size);
+  }
+
+  private setFlat(flat: Bucket, h: number, key: string, value: V, token: EditToken | undefined): PersistentMap<V> {
+    const index = indexIn(flat, key, h);
+    if (index >= 0) {
+      if (flat[index + 2] === value) return this;
+      const next = ownsBucket(flat, token) ? flat : flat.slice();
+      next[OWNER] = token;
+      next[index + 2] = value;
+      return this.withFlat(next, this.size, token);
+    }
+    if (this.size < FLAT_MAX) {
+      const next = [...flat, h, key, value];
+      next[OWNER] = token;
+      return this.withFlat(next, this.size + 1, token);
+    }
+    // Full: the entries move into a trie of their own (a token nobody else holds makes its nodes once).
+    const batch = token ?? newEditToken();
+    let trie = new PersistentMap<V>(EMPTY_TRIE, 0);
+    for (let k = FIRST; k < flat.length; k += STRIDE) trie = trie.set(flat[k + 1] as string, flat[k + 2] as V, batch);
+    return trie.set(key, value, batch);
+  }
+
+  private deleteFlat(flat: Bucket, h: number, key: string, token: EditToken | undefined): PersistentMap<V> {
+    const index = indexIn(flat, key, h);
+    if (index < 0) return this;
+    const next = ownsBucket(flat, token) ? flat : flat.slice();
+    next[OWNER] = token;
+    next.splice(index, STRIDE);
+    return this.withFlat(next, this.size - 1, token);
   }
 
   private writableBranch(branch: Branch | undefined, token: EditToken | undefined): Branch {
