@@ -37,11 +37,20 @@ export interface RequestOptions {
   random: () => number;
   /** fetch implementation (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
-  /** Removes the client's secrets (an API key a server echoes) from every error before a caller sees it. */
+  /**
+   * Removes the client's secrets (an API key a server echoes) from every error before a caller sees it.
+   * @internal
+   */
   redactor?: SecretRedactor;
-  /** Hears of answers that break the protocol without failing the request (an unreadable Retry-After). */
+  /**
+   * Hears of answers that break the protocol without failing the request (an unreadable Retry-After).
+   * @internal
+   */
   report?: (error: ClanstreamError) => void;
-  /** Receives a debug event for every wait a 429 imposes. */
+  /**
+   * Receives a debug event for every wait a 429 imposes.
+   * @internal
+   */
   debug?: DebugSink;
 }
 

@@ -15,7 +15,10 @@ import type { ClientRuntime } from './runtime.js';
  * gateway) sits behind the runtime.
  */
 export abstract class CachedSurface extends EventSurface {
-  /** The caches and the structures made from them. */
+  /**
+   * The caches and the structures made from them.
+   * @internal
+   */
   protected abstract readonly runtime: ClientRuntime;
 
   /** All clans the client can access (SPEC §2.1). */

@@ -81,6 +81,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   #generation = 0;
   readonly #store: Store;
   readonly #messageStore: MessageStore;
+  /** @internal */
   protected readonly runtime: ClientRuntime;
   readonly #sync: StateSync;
   readonly #wallet: Wallet;
@@ -190,7 +191,10 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#store.state$;
   }
 
-  /** Drives every delay of the client (see the `scheduler` setting). */
+  /**
+   * Drives every delay of the client (see the `scheduler` setting).
+   * @internal
+   */
   protected get scheduler(): SchedulerLike {
     return this.#config.scheduler;
   }
@@ -258,12 +262,18 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.managers().sessions;
   }
 
-  /** The gateway connection (available after `initManager`/`login`). */
+  /**
+   * The gateway connection (available after `initManager`/`login`).
+   * @internal
+   */
   get gateway(): GatewayConnection {
     return this.managers().connection;
   }
 
-  /** The processing steps every inbound event passes before it is published (caches hook in here). */
+  /**
+   * The processing steps every inbound event passes before it is published (caches hook in here).
+   * @internal
+   */
   get pipeline(): InboundPipeline {
     return this.#pipeline;
   }
@@ -516,6 +526,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   // ---------------- errors and display ----------------
 
+  /** @internal */
   protected report(error: ClanstreamError): void {
     this.#errors.report(error, this.#loggingIn && error instanceof ConnectionError && error.fatal);
   }

@@ -41,6 +41,7 @@ export class Emulator extends WorldControls {
   /** Pages served beside the API: the web console at `/` (see console/index.ts); `add` serves more. */
   readonly pages = new StaticPages();
   readonly options: ResolvedEmulatorOptions;
+  /** @internal */
   protected readonly ctx: PlatformContext;
   private readonly tokens: TokenService;
   private readonly gateway: GatewayServer;

@@ -4,7 +4,7 @@ import { ChannelType } from '../model/enums.js';
 export interface ChannelSeed {
   name: string;
   id?: string;
-  /** A {@link ChannelType} number or its short name: text, voice, stream, thread, forum, app, announcement, service_voice. */
+  /** A `ChannelType` number (from `clanstream`) or its short name: text, voice, stream, thread, forum, app, announcement, service_voice. */
   type?: ChannelType | keyof typeof CHANNEL_TYPE_NAMES;
   private?: boolean;
   /** Name of the parent channel (threads). */

@@ -19,8 +19,8 @@ import { INTERACTIVE_LIMITS } from './limits.js';
  * `build()` refuses: an empty row, more than 5 components, two components
  * with the same id, and any invalid component (paths `components[i]…`),
  * including one that is not an object. Components given as something other
- * than an array are kept and refused by `build()` too (`components: must be
- * an array`); undefined or null mean none.
+ * than an array are kept and refused by `build()` too
+ * (`components: must be an array`); undefined or null mean none.
  */
 export class ActionRowBuilder {
   readonly #components: readonly ComponentInput[];

@@ -83,6 +83,7 @@ const EMPTY: State = Object.freeze({ segments: Object.freeze([]), extraMarkdown:
 export class MessageContentBuilder {
   readonly #state: Readonly<State>;
 
+  /** @internal */
   constructor(state: Partial<State> = {}) {
     const s = { ...EMPTY, ...state };
     // Lists that are not arrays are kept as they are, for validate() to report; undefined or null mean none.
@@ -132,7 +133,7 @@ export class MessageContentBuilder {
     return this.text(text);
   }
 
-  /** A line break (plain text "\n"). */
+  /** A line break (a newline in the plain text). */
   newline(): MessageContentBuilder {
     return this.text('\n');
   }
@@ -167,7 +168,7 @@ export class MessageContentBuilder {
     return this.add({ kind: 'voice_link', url });
   }
 
-  /** A mention; the text defaults to "@username" (required for a user id or role id). */
+  /** A mention; the text defaults to `@username` (required for a user id or role id). */
   mention(target: MentionTarget, text?: string): MessageContentBuilder {
     return this.add({ kind: 'mention', target, text });
   }

@@ -37,7 +37,7 @@ const SELECT_TYPES: ReadonlySet<number> = new Set(Object.values(EMessageSelectTy
  * and CHANNEL selects are filled by the platform and may have none); more
  * than 25 options; an option with an empty label or value, or longer than
  * 100 characters; two options with the same value; a `selected` value that is
- * not an option; `minOptions`/`maxOptions` outside 0..25 or min > max, or a
+ * not an option; `minOptions`/`maxOptions` outside 0..25 or min above max, or a
  * max above the number of options; a placeholder over 150 characters.
  */
 export class SelectBuilder implements ComponentBuilder<SelectJson> {

@@ -95,7 +95,9 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   readonly keys: ScaleKeys;
   /** The dead letters of this bot: list, inspect, re-drive. */
   readonly deadLetters: DeadLetters;
+  /** @internal */
   protected readonly runtime: ClientRuntime;
+  /** @internal */
   protected readonly scheduler: SchedulerLike;
   private readonly statusSubject = new BehaviorSubject<ConnectionStatus>('connecting');
   /** `connecting` until the worker reads, `ready` while it does, `closed` after `close()`. */
@@ -271,7 +273,10 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     return handling.failures.map((failure) => (failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure))).join('; ');
   }
 
-  /** Each `on*` listener runs with its own command keys, and the event waits for what it returns. */
+  /**
+   * Each `on*` listener runs with its own command keys, and the event waits for what it returns.
+   * @internal
+   */
   protected override runListener(event: string, ordinal: number, call: () => unknown): unknown {
     const handling = this.handling;
     if (!handling) return call();
@@ -285,6 +290,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     }
   }
 
+  /** @internal */
   protected report(error: ClanstreamError): void {
     this.logger.warn(`${error.name}: ${error.message}`);
     this.errorSubject.next(error as AnyClanstreamError);

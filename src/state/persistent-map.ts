@@ -74,12 +74,18 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     Object.freeze(this);
   }
 
-  /** The empty map (one shared instance). */
+  /**
+   * The empty map (one shared instance).
+   * @internal
+   */
   static empty<V>(): PersistentMap<V> {
     return PersistentMap.EMPTY;
   }
 
-  /** Builds a map from entries in one pass (later duplicates win). */
+  /**
+   * Builds a map from entries in one pass (later duplicates win).
+   * @internal
+   */
   static from<V>(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
     return PersistentMap.empty<V>().setMany(entries);
   }
@@ -100,7 +106,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return bucket !== undefined && indexIn(bucket, key, h) >= 0;
   }
 
-  /** A map with `key` set to `value`; the same map when nothing changes. */
+  /**
+   * A map with `key` set to `value`; the same map when nothing changes.
+   * @internal
+   */
   set(key: string, value: V, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
     const i = h & MASK;
@@ -125,7 +134,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return new PersistentMap(nextRoot, index >= 0 ? this.size : this.size + 1);
   }
 
-  /** A map without `key`; the same map when it was absent. */
+  /**
+   * A map without `key`; the same map when it was absent.
+   * @internal
+   */
   delete(key: string, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
     const i = h & MASK;
@@ -151,7 +163,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return new PersistentMap(nextRoot, this.size - 1);
   }
 
-  /** Sets `key` to what `fn` makes of its current value; `undefined` deletes it. */
+  /**
+   * Sets `key` to what `fn` makes of its current value; `undefined` deletes it.
+   * @internal
+   */
   update(key: string, fn: (current: V | undefined) => V | undefined, token?: EditToken): PersistentMap<V> {
     const current = this.get(key);
     const next = fn(current);
@@ -159,7 +174,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return next === undefined ? this.delete(key, token) : this.set(key, next, token);
   }
 
-  /** Sets many entries at once, copying each touched branch and bucket once. */
+  /**
+   * Sets many entries at once, copying each touched branch and bucket once.
+   * @internal
+   */
   setMany(entries: Iterable<readonly [string, V]>, token?: EditToken): PersistentMap<V> {
     // A token of its own, when none is given: nodes are copied once, then changed in place,
     // and no later update can change them (nobody else holds this token).

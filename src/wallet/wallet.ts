@@ -193,13 +193,13 @@ export class Wallet {
    * transfer, `{ok: false, error}` when it refused it (its message, e.g.
    * `insufficient balance`, `unknown recipient`) or could not be reached
    * (`cause` holds the typed error). Rejects with a ValidationError for bad
-   * input (missing `receiver_id`, amount ≤ 0, NaN, infinite, > 6 decimals).
+   * input (missing `receiver_id`, amount ≤ 0, NaN, infinite, more than 6 decimals).
    */
   sendToken(request: APISentTokenRequest): Promise<SendTokenResult> {
     return lastValueFrom(this.sendToken$(request));
   }
 
-  /** {@link sendToken} as a cold Observable: each subscription is one transfer; unsubscribing cancels it. */
+  /** {@link Wallet.sendToken} as a cold Observable: each subscription is one transfer; unsubscribing cancels it. */
   sendToken$(request: APISentTokenRequest): Observable<SendTokenResult> {
     return defer(() => transfer$(this.#steps, parseTransferRequest(request, this.#deps.userId())));
   }

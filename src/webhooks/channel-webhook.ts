@@ -52,7 +52,7 @@ export class ChannelWebhook {
   }
 
   /**
-   * {@link send} as a cold Observable: checks the message at once (throwing a
+   * {@link ChannelWebhook.send} as a cold Observable: checks the message at once (throwing a
    * ValidationError), then posts on each subscription; unsubscribing aborts.
    */
   send$(message: ChannelWebhookMessage): Observable<ApiWebhookResult> {

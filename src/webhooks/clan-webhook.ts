@@ -51,7 +51,7 @@ export class ClanWebhook {
     });
   }
 
-  /** {@link send} as a cold Observable; checks at once (throwing a ValidationError), posts on subscription. */
+  /** {@link ClanWebhook.send} as a cold Observable; checks at once (throwing a ValidationError), posts on subscription. */
   send$(userIdOrUsername: string, message: ClanWebhookMessage): Observable<ApiWebhookResult> {
     const issues = [...checkUserIdentifier(userIdOrUsername), ...checkClanWebhookMessage(message)];
     if (issues.length > 0) throw new ValidationError(issues, 'clan webhook message');

@@ -62,6 +62,7 @@ export function locateMessage(ctx: PlatformContext, messageId: string): MessageR
  * access, validation), and returns what was stored.
  */
 export class UserActor {
+  /** @internal */
   constructor(
     private readonly ctx: PlatformContext,
     readonly userId: string,
