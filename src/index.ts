@@ -1,6 +1,8 @@
 /**
  * clanstream: a reactive TypeScript client for the clan chat platform.
  * This entry point is browser-safe: nothing here imports a Node built-in.
+ *
+ * @module clanstream
  */
 
 // The client

@@ -25,6 +25,7 @@ export interface RequestSpec {
   idempotent: boolean;
 }
 
+/** How REST requests are sent: the per-attempt timeout, retries with full-jitter backoff, and what drives the delays. */
 export interface RequestOptions {
   /** Per-attempt timeout; the request is aborted when it passes. */
   timeoutMs: number;

@@ -51,9 +51,20 @@ function notLoggedIn(op: string): ClosedError {
 export const LOGIN_RESULT = 'ready' as const;
 
 /**
- * The client (SPEC §2.1, §4.1.1): logs in with a bot id and API key, stays
- * connected through drops, expiring tokens and server restarts, and delivers
- * every event as a typed stream, as `for await` iterables and as callbacks.
+ * The client: logs in with a bot id and API key, stays connected through
+ * drops, expiring tokens and server restarts, keeps caches of the clans,
+ * channels, users and messages it can see, and delivers every event as a
+ * typed stream, as `for await` iterables and as callbacks.
+ *
+ * @example
+ * ```ts
+ * import { Events, ServiceClient } from 'clanstream';
+ *
+ * const client = new ServiceClient({ botId: process.env.BOT_ID!, token: process.env.BOT_TOKEN! });
+ * client.errors$.subscribe((error) => console.error(`[${error.kind}] ${error.message}`));
+ * client.stream(Events.ChannelMessage).subscribe((message) => console.log(message.content.t));
+ * await client.login(); // resolves 'ready' once connected and the caches are loaded
+ * ```
  */
 export class ServiceClient extends CachedSurface implements BotSurface {
   /** Id of the logged-in bot, set after authentication. */

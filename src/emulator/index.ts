@@ -1,6 +1,8 @@
 /**
  * `clanstream/emulator`: a local, offline server of the platform for tests,
  * examples, demos and benchmarks. Node only.
+ *
+ * @module clanstream/emulator
  */
 export { Emulator, startEmulator } from './emulator.js';
 export { WorldControls } from './world-controls.js';

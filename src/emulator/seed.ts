@@ -61,6 +61,7 @@ export interface WorldSeed {
   balances?: Record<string, number | string>;
 }
 
+/** The short names a seed may give a channel's `type` instead of its number. */
 export const CHANNEL_TYPE_NAMES = {
   text: ChannelType.CHANNEL_TYPE_CHANNEL,
   voice: ChannelType.CHANNEL_TYPE_GMEET_VOICE,

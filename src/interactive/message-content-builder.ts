@@ -55,14 +55,6 @@ const EMPTY: State = Object.freeze({ segments: Object.freeze([]), extraMarkdown:
  * characters outside the BMP count 2, CJK characters 1. Every method returns
  * a new builder.
  *
- * ```ts
- * const { content, mentions } = new MessageContentBuilder()
- *   .bold('Deploy done').text(' by ').mention({ username: 'alice' }).text(' 🎉 see ').link('https://ci.example/1')
- *   .addEmbed(new EmbedBuilder().setTitle('Build 1'))
- *   .addRow(new ActionRowBuilder().addComponents(new ButtonBuilder().setId('ok').setLabel('OK')))
- *   .build();
- * ```
- *
  * Segments map to: `bold` → mk "b", `code` → mk "c", `pre` → mk "pre",
  * `markdown(type)` → mk of any EMarkdownType, `link` → mk "lk" over the URL,
  * `voiceLink` → vk, `mention` → mentions, `mentionEveryone` → a mention of
@@ -79,6 +71,17 @@ const EMPTY: State = Object.freeze({ segments: Object.freeze([]), extraMarkdown:
  * twice in the message (rows and embed inputs); any invalid embed or row; and
  * everything the platform refuses (docs/PROTOCOL.md §6.9: empty message, over
  * 100 mentions, content JSON over 4000 characters…).
+ *
+ * @example
+ * ```ts
+ * import { ActionRowBuilder, ButtonBuilder, EmbedBuilder, MessageContentBuilder } from 'clanstream';
+ *
+ * const { content, mentions } = new MessageContentBuilder()
+ *   .bold('Deploy done').text(' by ').mention({ username: 'alice' }).text(' 🎉 see ').link('https://ci.example/1')
+ *   .addEmbed(new EmbedBuilder().setTitle('Build 1'))
+ *   .addRow(new ActionRowBuilder().addComponents(new ButtonBuilder().setId('ok').setLabel('OK')))
+ *   .build();
+ * ```
  */
 export class MessageContentBuilder {
   readonly #state: Readonly<State>;

@@ -46,6 +46,7 @@ export class InMemoryMessageStore implements MessageStore {
     this.messages.clear();
   }
 
+  /** How many messages the store holds. */
   get size(): number {
     return this.messages.size;
   }

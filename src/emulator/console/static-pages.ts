@@ -39,6 +39,7 @@ export class StaticPages {
     return this;
   }
 
+  /** Stops serving `path`; false when nothing was served there. */
   remove(path: string): boolean {
     return this.#pages.delete(path);
   }
