@@ -21,12 +21,12 @@ export abstract class CachedSurface extends EventSurface {
    */
   protected abstract readonly runtime: ClientRuntime;
 
-  /** All clans the client can access (SPEC §2.1). */
+  /** All clans the client can access. */
   get clans(): CacheManager<string, Clan> {
     return this.runtime.clans;
   }
 
-  /** All channels the client can access, DM channels included (SPEC §2.1). */
+  /** All channels the client can access, DM channels included. */
   get channels(): CacheManager<string, TextChannel> {
     return this.runtime.channels;
   }

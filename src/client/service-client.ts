@@ -197,7 +197,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     });
   }
 
-  /** Every state of the caches, starting with the current one (SPEC: caches reduced from events). */
+  /** Every state of the caches, starting with the current one: each event is applied to the caches before it is delivered. */
   get state$(): Observable<ClientState> {
     return this.#store.state$;
   }
@@ -295,7 +295,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   }
 
   /**
-   * Creates the internal managers (SPEC §4.1.1); `login()` calls it. `sessionApi`
+   * Creates the internal managers (REST API, session, gateway); `login()` calls it. `sessionApi`
    * restores a stored session so login can skip authentication.
    */
   initManager(basePath: string, sessionApi?: Session | StoredSession): void {
@@ -447,7 +447,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#sync.loadAll(true);
   }
 
-  // ---------------- client operations (SPEC §4.1.1) ----------------
+  // ---------------- friends and DM channels ----------------
 
   /** Friends of the client, optionally filtered by state (e.g. "accepted"). */
   async getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
@@ -471,7 +471,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#dms.open(userId);
   }
 
-  // ---------------- token transfers (SPEC §4.1.1) ----------------
+  // ---------------- token transfers ----------------
 
   /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
   async sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
@@ -501,9 +501,9 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   }
 
   /**
-   * Closes the socket, stops every timer, and removes every listener
-   * (SPEC §6 rule 3). A process that called it can exit by itself. `login()`
-   * may be called again afterwards.
+   * Closes the socket, stops every timer, and removes every listener. A
+   * process that called it can exit by itself. `login()` may be called
+   * again afterwards.
    */
   closeSocket(): void {
     this.#generation += 1;

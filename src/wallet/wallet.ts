@@ -63,9 +63,8 @@ function check(issues: ValidationIssue[], subject: string): void {
 }
 
 /**
- * Token transfers of one client (SPEC §4.1.1, §5 rule 6): prepares an
- * ephemeral key and a proof at login, allocates nonces per sender address,
- * signs and submits transfers. The private key lives in a `#private` field of
+ * Token transfers of one client: prepares an ephemeral key and a proof at
+ * login, allocates nonces per sender address, signs and submits transfers. The private key lives in a `#private` field of
  * the key object and never appears in `toJSON`, `util.inspect`, logs or errors.
  *
  * Outcomes: `sendToken` rejects only with a ValidationError (bad input,
@@ -219,7 +218,7 @@ export class Wallet {
     });
   }
 
-  /** Asks the prover for a proof binding `ephemeral_public_key` to `address` (SPEC ApiGetZkProofRequest). */
+  /** Asks the prover for a proof binding `ephemeral_public_key` to `address` (an {@link ApiGetZkProofRequest}). */
   getZkProofs(request: ApiGetZkProofRequest): Promise<IZkProof> {
     return lastValueFrom(
       defer(() => {
