@@ -38,6 +38,10 @@ export interface ReactMessagePayload {
  *
  * @example
  * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const clanId: string;
  * const clan = client.clans.get(clanId);
  * await clan?.loadMembers();
  * console.log(clan?.users.size, 'members');
@@ -85,6 +89,10 @@ export interface Clan {
  *
  * @example
  * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const channelId: string;
  * const channel = await client.channels.fetch(channelId);
  * const sent = await channel.send({ t: 'hello' });
  * await sent.react({ emoji_id: '1', emoji: '👋' });
@@ -143,6 +151,9 @@ export interface TextChannel {
  *
  * @example
  * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
  * client.onChannelMessage(async (event) => {
  *   const message = await client.channels.get(event.channel_id)?.messages.fetch(event.message_id);
  *   if (message?.content.t === '!ping') await message.reply({ t: 'pong' });
@@ -193,6 +204,10 @@ export interface Message {
  *
  * @example
  * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const userId: string;
  * const user = await client.users.fetch(userId);
  * await user.sendDM({ t: 'welcome!' });
  * ```
