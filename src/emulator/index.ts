@@ -11,7 +11,7 @@ export type { EmulatorAccount, BotCredentials, EmulatorClan, EmulatorChannel, Em
 export { EMULATOR_DEFAULTS, type EmulatorOptions, type ResolvedEmulatorOptions } from './options.js';
 export { DEFAULT_WORLD, CHANNEL_TYPE_NAMES, type WorldSeed, type ClanSeed, type ChannelSeed, type AccountSeed, type WebhookSeed } from './seed.js';
 export { EmulatorError } from './errors.js';
-export { UserActor, type ButtonClickInput, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
+export { UserActor, type ButtonClickInput, type DropdownSelectInput, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
 export type { HttpFault } from './http/faults.js';
 export type { WireEntry, WireLog } from './wire-log.js';
 export type { EventDelivery } from './gateway/hub.js';
