@@ -7,7 +7,9 @@
  */
 import { defer, map, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
-import { GatewayConnection, type ClanstreamError, type ClanstreamEvent, type GatewayConnectionOptions, type Transport, type TransportSignal } from '../src/index.js';
+import { type ClanstreamError, type ClanstreamEvent } from '../src/index.js';
+import { GatewayConnection, type GatewayConnectionOptions } from '../src/gateway/connection.js';
+import type { Transport, TransportSignal } from '../src/gateway/transport.js';
 
 /** One thing the server does on a socket. */
 export type ServerStep =

@@ -10,7 +10,7 @@
 import { defer, map, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { heartbeat, HeartbeatTimeout } from '../src/index.js';
+import { heartbeat, HeartbeatTimeout } from '../src/gateway/heartbeat.js';
 import { connectionOn, FakeGateway, hello, open, pong, ready, startAt0 } from './fake-gateway.js';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

@@ -10,17 +10,10 @@
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  EventRouter,
-  Events,
-  InboundPipeline,
-  ServiceClient,
-  TypeMessage,
-  type ClanstreamError,
-  type ClanstreamEvent,
-  type ClientState,
-  type Store,
-} from '../src/index.js';
+import { Events, ServiceClient, TypeMessage, type ClanstreamError, type ClanstreamEvent, type ClientState } from '../src/index.js';
+import { EventRouter } from '../src/events/router.js';
+import { InboundPipeline } from '../src/client/inbound-pipeline.js';
+import type { Store } from '../src/state/store.js';
 import { channelCreated, channelDeleted, CHANNEL, ev, messageEvent, newStore, reactionEvent } from '../test/state/fixtures.js';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

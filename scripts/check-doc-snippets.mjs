@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Type-checks every ```ts block of the README and docs/ against the sources, so the
-// documentation cannot drift from the API. Each block becomes its own module; the
-// package names resolve to src/ through `paths`.
+// Type-checks every ```ts block of the README and docs/, and of the `@example` sections of
+// the doc comments in src/, against the sources, so the documentation cannot drift from the
+// API. Each block becomes its own module; the package names resolve to src/ through `paths`.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,26 @@ function snippets(file) {
   return found;
 }
 
+/** The ```ts blocks of the `@example` sections of doc comments in `dir`. */
+function exampleSnippets(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...exampleSnippets(file));
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (!/^\s*\* @example\s*$/.test(lines[i] ?? '')) continue;
+      const open = lines.findIndex((line, n) => n > i && /^\s*\* ```(ts|typescript)\s*$/.test(line));
+      const close = lines.findIndex((line, n) => n > open && /^\s*\* ```\s*$/.test(line));
+      if (open < 0 || close < 0) continue;
+      found.push({ file, line: open + 2, code: lines.slice(open + 1, close).map((line) => line.replace(/^\s*\* ?/, '')).join('\n') });
+      i = close;
+    }
+  }
+  return found;
+}
+
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const written = [];
@@ -53,6 +73,12 @@ for (const file of markdownFiles()) {
     writeFileSync(join(dir, name), `// ${relative(root, file)}:${line}\n${code}\nexport {};\n`);
     written.push(name);
   }
+}
+for (const { file, line, code } of exampleSnippets(join(root, 'src'))) {
+  const dir = join(outDir, `${relative(root, file).replace(/[^a-zA-Z0-9]+/g, '_')}_L${line}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'example.ts'), `// ${relative(root, file)}:${line}\n${code}\nexport {};\n`);
+  written.push('example.ts');
 }
 
 const tsconfig = {
@@ -77,7 +103,7 @@ try {
     stdio: 'inherit',
   });
 } catch {
-  console.error(`doc snippets: type errors (each file starts with the markdown file and line it came from)`);
+  console.error(`doc snippets: type errors (each file starts with the markdown or source file and line it came from)`);
   process.exit(1);
 }
-console.log(`doc snippets: ${written.length} blocks type-check`);
+console.log(`doc snippets: ${written.length} blocks (guides and @example sections) type-check`);

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('./setup/', import.meta.url));
-const steps = readdirSync(dir).filter((name) => name.endsWith('.mjs')).sort();
+// `node scripts/setup.mjs chromium redis` runs only the steps named (their file names without .mjs).
+const only = process.argv.slice(2);
+const steps = readdirSync(dir)
+  .filter((name) => name.endsWith('.mjs') && (only.length === 0 || only.includes(name.slice(0, -'.mjs'.length))))
+  .sort();
 for (const step of steps) {
   const result = spawnSync(process.execPath, [join(dir, step)], { stdio: 'inherit' });
   if (result.status !== 0) console.log(`setup: step ${step} failed (exit ${result.status ?? result.signal}); going on`);

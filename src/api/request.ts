@@ -25,6 +25,7 @@ export interface RequestSpec {
   idempotent: boolean;
 }
 
+/** How REST requests are sent: the per-attempt timeout, retries with full-jitter backoff, and what drives the delays. */
 export interface RequestOptions {
   /** Per-attempt timeout; the request is aborted when it passes. */
   timeoutMs: number;
@@ -37,11 +38,20 @@ export interface RequestOptions {
   random: () => number;
   /** fetch implementation (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
-  /** Removes the client's secrets (an API key a server echoes) from every error before a caller sees it. */
+  /**
+   * Removes the client's secrets (an API key a server echoes) from every error before a caller sees it.
+   * @internal
+   */
   redactor?: SecretRedactor;
-  /** Hears of answers that break the protocol without failing the request (an unreadable Retry-After). */
+  /**
+   * Hears of answers that break the protocol without failing the request (an unreadable Retry-After).
+   * @internal
+   */
   report?: (error: ClanstreamError) => void;
-  /** Receives a debug event for every wait a 429 imposes. */
+  /**
+   * Receives a debug event for every wait a 429 imposes.
+   * @internal
+   */
   debug?: DebugSink;
 }
 

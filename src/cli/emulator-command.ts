@@ -1,4 +1,5 @@
-import { DEFAULT_WORLD, exposureWarning, isLoopbackHost, startEmulator, type Emulator } from '../emulator/index.js';
+import { DEFAULT_WORLD, startEmulator, type Emulator } from '../emulator/index.js';
+import { exposureWarning, isLoopbackHost } from '../emulator/console/remote-access.js';
 import { parse, UsageError } from './args.js';
 
 export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--data-dir DIR] [--compat]

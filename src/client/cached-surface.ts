@@ -1,11 +1,8 @@
 import type { ChannelMessageAck, MessageReactionAck } from '../gateway/protocol.js';
 import type { ChannelMessage } from '../events/payloads.js';
 import type { CacheManager } from '../state/cache-manager.js';
-import type { Clan } from '../structures/clan.js';
-import type { Message, ReactMessagePayload } from '../structures/message.js';
+import type { Clan, Message, ReactMessagePayload, TextChannel, User } from '../structures/shapes.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
-import type { TextChannel } from '../structures/text-channel.js';
-import type { User } from '../structures/user.js';
 import type { EditOptions, MessageTarget } from './bot-surface.js';
 import { EventSurface } from './event-surface.js';
 import type { ClientRuntime } from './runtime.js';
@@ -18,15 +15,18 @@ import type { ClientRuntime } from './runtime.js';
  * gateway) sits behind the runtime.
  */
 export abstract class CachedSurface extends EventSurface {
-  /** The caches and the structures made from them. */
+  /**
+   * The caches and the structures made from them.
+   * @internal
+   */
   protected abstract readonly runtime: ClientRuntime;
 
-  /** All clans the client can access (SPEC §2.1). */
+  /** All clans the client can access. */
   get clans(): CacheManager<string, Clan> {
     return this.runtime.clans;
   }
 
-  /** All channels the client can access, DM channels included (SPEC §2.1). */
+  /** All channels the client can access, DM channels included. */
   get channels(): CacheManager<string, TextChannel> {
     return this.runtime.channels;
   }

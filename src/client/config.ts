@@ -10,7 +10,7 @@ import type { CacheLimits } from '../state/limits.js';
 import type { MessageStore } from '../state/message-store.js';
 import { SYNC_DEFAULTS } from './sync.js';
 
-/** Constructor argument of {@link ServiceClient} (SPEC §2.2), plus clanstream's own settings. */
+/** Constructor argument of {@link ServiceClient}: the settings of the platform's SDK (bot id, token, host, port, SSL, timeout, token network URLs), plus clanstream's own. */
 export interface ClientConfigDto {
   /** Bot id issued in the developer portal. */
   botId: string;
@@ -106,7 +106,7 @@ export interface ApiRetryOptions {
   maxRetryAfterMs: number;
 }
 
-/** Defaults of every client setting (SPEC §2.2 and clanstream's own). */
+/** Defaults of every client setting, the platform's and clanstream's own. */
 export const CLIENT_DEFAULTS = {
   host: 'gateway.clanstream.chat',
   port: '443',

@@ -37,7 +37,7 @@ export class DmChannels {
     try {
       channel = await this.api().createDmChannel([userId]);
     } catch (error) {
-      // SPEC §7: no channel description for an unknown user is null, not a failure.
+      // No channel description (an unknown user) resolves null, as in the platform's SDK: not a failure.
       if (error instanceof ApiError && error.isNotFound) return null;
       throw error;
     }

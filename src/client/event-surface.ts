@@ -57,12 +57,21 @@ const LIFECYCLE_TYPES = new Set<string>(['ready', 'disconnected', 'reconnected',
  * between them by changing how it is constructed, nothing else.
  */
 export abstract class EventSurface {
-  /** Fans processed events out to `events$` and the per-type streams. */
+  /**
+   * Fans processed events out to `events$` and the per-type streams.
+   * @internal
+   */
   protected readonly router = new EventRouter();
+  /** @internal */
   protected readonly errorSubject = new Subject<AnyClanstreamError>();
+  /** @internal */
   protected readonly lifecycleSubject = new Subject<LifecycleEvent>();
-  /** Emits when the surface closes: iterations and collectors end there. */
+  /**
+   * Emits when the surface closes: iterations and collectors end there.
+   * @internal
+   */
   protected readonly closing = new Subject<void>();
+  /** @internal */
   protected readonly listeners = new ListenerRegistry(
     (error) => this.report(error),
     (event, ordinal, call) => this.runListener(event, ordinal, call),
@@ -75,16 +84,23 @@ export abstract class EventSurface {
   /** Connection lifecycle: ready, disconnected, reconnected, resync. */
   readonly lifecycle$: Observable<LifecycleEvent> = this.lifecycleSubject.asObservable();
 
-  /** Reports an error that did not stop the client (redacted, logged, then on `errors$`). */
+  /**
+   * Reports an error that did not stop the client (redacted, logged, then on `errors$`).
+   * @internal
+   */
   protected abstract report(error: ClanstreamError): void;
 
-  /** Drives the collectors' timeouts. */
+  /**
+   * Drives the collectors' timeouts.
+   * @internal
+   */
   protected abstract readonly scheduler: SchedulerLike;
 
   /**
    * Calls one `on*` listener and returns what it returned (a promise, for an
    * async one). A subclass that must know when its listeners are done (a
    * scale-out worker acknowledges an event then) wraps the call here.
+   * @internal
    */
   protected runListener(_event: string, _ordinal: number, call: () => unknown): unknown {
     return call();
@@ -233,7 +249,7 @@ export abstract class EventSurface {
   }
 
   /**
-   * Clicks on the buttons of a message (see {@link collectClicks}); completes on max, timeout or deletion.
+   * Clicks on the buttons of a message (see {@link buttonClicks$}); completes on max, timeout or deletion.
    * Pass the send itself (`client.buttonClicks$(client.sendMessage(…))`) to miss no click that arrives
    * with the send's acknowledgement.
    */
@@ -256,13 +272,19 @@ export abstract class EventSurface {
     return awaitPick(this.interactions(), message, { scheduler: this.scheduler, ...options });
   }
 
-  /** Removes every listener and ends every iteration; the streams stay open for a later start. */
+  /**
+   * Removes every listener and ends every iteration; the streams stay open for a later start.
+   * @internal
+   */
   protected stopListening(): void {
     this.closing.next();
     this.listeners.clear();
   }
 
-  /** Completes every stream; the surface cannot be used again. */
+  /**
+   * Completes every stream; the surface cannot be used again.
+   * @internal
+   */
   protected completeStreams(): void {
     this.router.complete();
     this.errorSubject.complete();

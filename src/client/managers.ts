@@ -8,7 +8,7 @@ import { SessionManager } from '../session/session-manager.js';
 import type { SecretRedactor } from '../util/redact.js';
 import type { ResolvedClientConfig } from './config.js';
 
-/** The managers `login()` works through (SPEC §4.1.1 `initManager`). */
+/** The managers `login()` works through, made by `initManager`. */
 export interface Managers {
   api: ServiceApi;
   sessions: SessionManager;

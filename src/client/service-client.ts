@@ -47,9 +47,20 @@ import { tokenNetworkUrl } from './token-network.js';
 export const LOGIN_RESULT = 'ready' as const;
 
 /**
- * The client (SPEC §2.1, §4.1.1): logs in with a bot id and API key, stays
- * connected through drops, expiring tokens and server restarts, and delivers
- * every event as a typed stream, as `for await` iterables and as callbacks.
+ * The client: logs in with a bot id and API key, stays connected through
+ * drops, expiring tokens and server restarts, keeps caches of the clans,
+ * channels, users and messages it can see, and delivers every event as a
+ * typed stream, as `for await` iterables and as callbacks.
+ *
+ * @example
+ * ```ts
+ * import { Events, ServiceClient } from 'clanstream';
+ *
+ * const client = new ServiceClient({ botId: process.env.BOT_ID!, token: process.env.BOT_TOKEN! });
+ * client.errors$.subscribe((error) => console.error(`[${error.kind}] ${error.message}`));
+ * client.stream(Events.ChannelMessage).subscribe((message) => console.log(message.content.t));
+ * await client.login(); // resolves 'ready' once connected and the caches are loaded
+ * ```
  */
 export class ServiceClient extends CachedSurface implements BotSurface {
   /** Id of the logged-in bot, set after authentication. */
@@ -77,6 +88,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   #generation = 0;
   readonly #store: Store;
   readonly #messageStore: MessageStore;
+  /** @internal */
   protected readonly runtime: ClientRuntime;
   readonly #sync: StateSync;
   readonly #wallet: Wallet;
@@ -169,12 +181,15 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     });
   }
 
-  /** Every state of the caches, starting with the current one (SPEC: caches reduced from events). */
+  /** Every state of the caches, starting with the current one: each event is applied to the caches before it is delivered. */
   get state$(): Observable<ClientState> {
     return this.#store.state$;
   }
 
-  /** Drives every delay of the client (see the `scheduler` setting). */
+  /**
+   * Drives every delay of the client (see the `scheduler` setting).
+   * @internal
+   */
   protected get scheduler(): SchedulerLike {
     return this.#config.scheduler;
   }
@@ -242,12 +257,18 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.managers().sessions;
   }
 
-  /** The gateway connection (available after `initManager`/`login`). */
+  /**
+   * The gateway connection (available after `initManager`/`login`).
+   * @internal
+   */
   get gateway(): GatewayConnection {
     return this.managers().connection;
   }
 
-  /** The processing steps every inbound event passes before it is published (caches hook in here). */
+  /**
+   * The processing steps every inbound event passes before it is published (caches hook in here).
+   * @internal
+   */
   get pipeline(): InboundPipeline {
     return this.#pipeline;
   }
@@ -258,7 +279,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   }
 
   /**
-   * Creates the internal managers (SPEC §4.1.1); `login()` calls it. `sessionApi`
+   * Creates the internal managers (REST API, session, gateway); `login()` calls it. `sessionApi`
    * restores a stored session so login can skip authentication.
    */
   initManager(basePath: string, sessionApi?: Session | StoredSession): void {
@@ -410,7 +431,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#sync.loadAll(true);
   }
 
-  // ---------------- client operations (SPEC §4.1.1) ----------------
+  // ---------------- friends and DM channels ----------------
 
   /** Friends of the client, optionally filtered by state (e.g. "accepted"). */
   async getListFriends(limit?: number, state?: string, cursor?: string): Promise<ApiFriendList> {
@@ -434,7 +455,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#dms.open(userId);
   }
 
-  // ---------------- token transfers (SPEC §4.1.1) ----------------
+  // ---------------- token transfers ----------------
 
   /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
   async sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
@@ -464,9 +485,9 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   }
 
   /**
-   * Closes the socket, stops every timer, and removes every listener
-   * (SPEC §6 rule 3). A process that called it can exit by itself. `login()`
-   * may be called again afterwards.
+   * Closes the socket, stops every timer, and removes every listener. A
+   * process that called it can exit by itself. `login()` may be called
+   * again afterwards.
    */
   closeSocket(): void {
     this.#generation += 1;
@@ -500,6 +521,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   // ---------------- errors and display ----------------
 
+  /** @internal */
   protected report(error: ClanstreamError): void {
     this.#errors.report(error, this.#loggingIn && error instanceof ConnectionError && error.fatal);
   }

@@ -9,6 +9,8 @@
  * the emulator. The socket follows by itself: it opens on the `api_url` the
  * emulator's login answers. Importing it changes the process's `fetch`, so it
  * is for bot processes only. See docs/COMPAT.md.
+ *
+ * @module clanstream/compat-preload
  */
 import { emulatorUrlFrom, redirect } from './redirect.js';
 

@@ -41,6 +41,7 @@ export class Emulator extends WorldControls {
   /** Pages served beside the API: the web console at `/` (see console/index.ts); `add` serves more. */
   readonly pages = new StaticPages();
   readonly options: ResolvedEmulatorOptions;
+  /** @internal */
   protected readonly ctx: PlatformContext;
   private readonly tokens: TokenService;
   private readonly gateway: GatewayServer;
@@ -152,6 +153,7 @@ export class Emulator extends WorldControls {
     return `http://${this.address.family === 'IPv6' ? `[${this.address.address}]` : this.address.address}:${this.address.port}`;
   }
 
+  /** The port the emulator listens on (the one picked when `port` was 0). */
   get port(): number {
     if (!this.address) throw new Error('the emulator is not listening yet');
     return this.address.port;
@@ -294,7 +296,23 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Starts an emulator (on 127.0.0.1 and a free port unless told otherwise). */
+/**
+ * Starts an emulator (on 127.0.0.1 and a free port unless told otherwise).
+ *
+ * @example
+ * ```ts
+ * import { ServiceClient } from 'clanstream';
+ * import { DEFAULT_WORLD, startEmulator } from 'clanstream/emulator';
+ *
+ * const emu = await startEmulator({ seed: DEFAULT_WORLD });
+ * const bot = emu.credentials().find((account) => account.is_bot)!;
+ * const client = new ServiceClient({ botId: bot.id, token: bot.token, host: '127.0.0.1', port: String(emu.port), useSSL: false });
+ * await client.login();
+ * // … act as users with emu.as(userId), look at what was stored with emu.messages(channelId)
+ * client.destroy();
+ * await emu.close();
+ * ```
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return new Emulator(options).listen();
 }

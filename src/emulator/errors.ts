@@ -25,7 +25,7 @@ export class EmulatorError extends Error {
   static forbidden(message: string): EmulatorError {
     return new EmulatorError(403, 'forbidden', message);
   }
-  /** A 404 `not_found` with the message "{what} not found". */
+  /** A 404 `not_found` with the message `<what> not found`. */
   static notFound(what: string): EmulatorError {
     return new EmulatorError(404, 'not_found', `${what} not found`);
   }

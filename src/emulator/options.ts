@@ -103,5 +103,6 @@ export const EMULATOR_DEFAULTS = {
   corsOrigins: [],
 } as const satisfies Partial<EmulatorOptions>;
 
+/** The options a running emulator uses: what it was started with over {@link EMULATOR_DEFAULTS}, with the secret it signs tokens with. */
 export type ResolvedEmulatorOptions = Required<Omit<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'secret' | 'dataDir'>> &
   Pick<EmulatorOptions, 'seed' | 'publicUrl' | 'log' | 'dataDir'> & { secret: string };

@@ -4,7 +4,7 @@ import { ChannelType } from '../model/enums.js';
 export interface ChannelSeed {
   name: string;
   id?: string;
-  /** A {@link ChannelType} number or its short name: text, voice, stream, thread, forum, app, announcement, service_voice. */
+  /** A `ChannelType` number (from `clanstream`) or its short name: text, voice, stream, thread, forum, app, announcement, service_voice. */
   type?: ChannelType | keyof typeof CHANNEL_TYPE_NAMES;
   private?: boolean;
   /** Name of the parent channel (threads). */
@@ -61,6 +61,7 @@ export interface WorldSeed {
   balances?: Record<string, number | string>;
 }
 
+/** The short names a seed may give a channel's `type` instead of its number. */
 export const CHANNEL_TYPE_NAMES = {
   text: ChannelType.CHANNEL_TYPE_CHANNEL,
   voice: ChannelType.CHANNEL_TYPE_GMEET_VOICE,

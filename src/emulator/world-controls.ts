@@ -39,6 +39,7 @@ export const toChannel = (ctx: PlatformContext, id: string): EmulatorChannel => 
  * announcing the events a real server would send.
  */
 export abstract class WorldControls {
+  /** @internal */
   protected abstract readonly ctx: PlatformContext;
   /** Base URL clients are told to use. */
   abstract get url(): string;

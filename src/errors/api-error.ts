@@ -32,6 +32,7 @@ export class ApiError extends ClanstreamError {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
   }
 
+  /** Whether the server answered 404: the thing asked for does not exist (or is not visible to this user). */
   get isNotFound(): boolean {
     return this.status === 404;
   }

@@ -27,7 +27,7 @@ export const CLANSTREAM_ERROR_BRAND: unique symbol = Symbol.for('clanstream.erro
 export abstract class ClanstreamError extends Error {
   abstract readonly kind: ErrorKind;
 
-  /** The error's kind, under the brand that {@link isClanstreamError} reads. */
+  /** The error's kind, under the brand that `isClanstreamError()` reads. */
   get [CLANSTREAM_ERROR_BRAND](): ErrorKind {
     return this.kind;
   }

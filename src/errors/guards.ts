@@ -9,6 +9,9 @@ import { CLANSTREAM_ERROR_BRAND, type ErrorKind } from './clanstream-error.js';
  *
  * @example
  * ```ts
+ * import { isClanstreamError, type TextChannel } from 'clanstream';
+ *
+ * declare const channel: TextChannel;
  * try {
  *   await channel.send('hello');
  * } catch (error) {

@@ -30,6 +30,17 @@ function aborted$(signal: AbortSignal): Observable<unknown> {
  * while the loop body runs wait in a buffer (lossless, in order) up to
  * `maxBuffered`. Breaking out of the loop, aborting the signal, or the
  * stream completing unsubscribes at once.
+ *
+ * @example
+ * ```ts
+ * import { Events, iterate, type ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * const controller = new AbortController();
+ * for await (const message of iterate(client.stream(Events.ChannelMessage), { signal: controller.signal })) {
+ *   if (message.content.t === '*stop') break; // ends the loop and unsubscribes
+ * }
+ * ```
  */
 export function iterate<T>(source: Observable<T>, options: IterateOptions = {}): AsyncIterable<T> {
   const limit = options.maxBuffered ?? ITERATE_DEFAULTS.maxBuffered;

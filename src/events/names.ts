@@ -1,6 +1,6 @@
 /**
- * Event names of SPEC §6, each mapped to its wire name (FIELD-NOTES §1).
- * The value is what travels in a gateway push envelope.
+ * The events a client receives, each mapped to its wire name: the value is
+ * what travels in a gateway push envelope (docs/PROTOCOL.md §5).
  */
 export enum Events {
   ChannelMessage = 'channel_message',
@@ -30,7 +30,7 @@ export enum Events {
   QuickMenu = 'quick_menu_event',
 }
 
-/** Every wire event name, in SPEC §6 order. */
+/** Every wire event name, in the order of {@link Events}. */
 export const ALL_EVENTS: readonly Events[] = Object.freeze(Object.values(Events));
 
 const wireNames: ReadonlySet<string> = new Set<string>(ALL_EVENTS);

@@ -210,7 +210,7 @@ export interface WebrtcSignalingFwd {
   caller_id: string;
 }
 
-/** `token_sent_event` (SPEC §2.9). */
+/** `token_sent_event`: a transfer between users (docs/PROTOCOL.md §5.21). */
 export interface TokenSentEvent {
   sender_id?: string;
   sender_name?: string;
@@ -232,7 +232,7 @@ export interface GiveCoffeeEvent {
   clan_id: string;
 }
 
-/** `clan_event_created` (SPEC calls its payload CreateEventRequest). */
+/** `clan_event_created` (the platform's SDK names its payload CreateEventRequest). */
 export interface CreateEventRequest {
   event_id: string;
   title: string;

@@ -1,6 +1,8 @@
 /** Who waits for a request's reply: told once, with the reply or with an error. A Subscriber is one. */
 export interface ReplyHandler {
+  /** The reply's payload (or `{op, payload}` when the caller reads the op itself). */
   next(reply: unknown): void;
+  /** Why no reply will come: the server's refusal, a timeout, a lost connection, a malformed reply. */
   error(error: unknown): void;
   /** Called after `next`, when present (an Observable's subscriber completes). */
   complete?(): void;

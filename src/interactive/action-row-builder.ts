@@ -9,18 +9,21 @@ import { INTERACTIVE_LIMITS } from './limits.js';
  * selects, inputs, radio groups, date pickers, animations), each a builder or
  * the JSON of an existing component.
  *
+ * `build()` refuses: an empty row, more than 5 components, two components
+ * with the same id, and any invalid component (paths `components[i]…`),
+ * including one that is not an object. Components given as something other
+ * than an array are kept and refused by `build()` too
+ * (`components: must be an array`); undefined or null mean none.
+ *
+ * @example
  * ```ts
+ * import { ActionRowBuilder, ButtonBuilder, EButtonMessageStyle } from 'clanstream';
+ *
  * const row = new ActionRowBuilder().addComponents(
  *   new ButtonBuilder().setId('yes').setLabel('Yes'),
  *   new ButtonBuilder().setId('no').setLabel('No').setStyle(EButtonMessageStyle.DANGER),
  * );
  * ```
- *
- * `build()` refuses: an empty row, more than 5 components, two components
- * with the same id, and any invalid component (paths `components[i]…`),
- * including one that is not an object. Components given as something other
- * than an array are kept and refused by `build()` too (`components: must be
- * an array`); undefined or null mean none.
  */
 export class ActionRowBuilder {
   readonly #components: readonly ComponentInput[];

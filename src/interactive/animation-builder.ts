@@ -78,7 +78,7 @@ export class AnimationBuilder implements ComponentBuilder<AnimationJson> {
     return this.with({ pool });
   }
 
-  /** A copy with how many times to repeat (an integer >= 0; 0 plays once; undefined removes it). */
+  /** A copy with how many times to repeat (an integer, 0 or more; 0 plays once; undefined removes it). */
   setRepeat(repeat: number | undefined): AnimationBuilder {
     return this.with({ repeat });
   }

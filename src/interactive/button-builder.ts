@@ -23,13 +23,16 @@ export interface ButtonData {
 /**
  * An immutable button builder: every setter returns a new builder.
  *
- * ```ts
- * const ok = new ButtonBuilder().setId('ok').setLabel('OK').setStyle(EButtonMessageStyle.SUCCESS).build();
- * ```
- *
  * `build()` refuses (ValidationError naming the field): an empty or missing
  * id or label, a label over 80 characters, a style outside EButtonMessageStyle,
  * a LINK button without an http(s) `url`, and a `url` on any other style.
+ *
+ * @example
+ * ```ts
+ * import { ButtonBuilder, EButtonMessageStyle } from 'clanstream';
+ *
+ * const ok = new ButtonBuilder().setId('ok').setLabel('OK').setStyle(EButtonMessageStyle.SUCCESS).build();
+ * ```
  */
 export class ButtonBuilder implements ComponentBuilder<ButtonJson> {
   readonly type = EMessageComponentType.BUTTON;

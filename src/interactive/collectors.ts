@@ -219,12 +219,20 @@ function collect<T>(values$: Observable<T>, deleted$: Observable<unknown>, optio
  * moment it is subscribed, holds what arrives until the send resolves, and
  * counts `timeout` and `idle` from then; a failed send is its error.
  *
- * ```ts
- * buttonClicks$(client, client.sendMessage(channelId, content, options), { filter: (c) => c.button_id === 'vote', idle: 30_000 })
- *   .subscribe((click) => tally(click.user_id, click.form));
- * ```
- *
  * @throws ValidationError at once when `message` has no id or channel_id, or an option is invalid.
+ *
+ * @example
+ * ```ts
+ * import { ActionRowBuilder, ButtonBuilder, buttonClicks$, EButtonMessageStyle, type ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const channelId: string;
+ * const row = new ActionRowBuilder().addComponents(new ButtonBuilder().setId('vote').setLabel('Vote').setStyle(EButtonMessageStyle.PRIMARY));
+ * const votes = new Set<string>();
+ * // one vote per person; the collector ends after 30 s without a click
+ * buttonClicks$(client, client.sendMessage(channelId, { t: 'Vote?', components: [row.build()] }), { idle: 30_000 })
+ *   .subscribe((click) => votes.add(click.user_id));
+ * ```
  */
 export function buttonClicks$(client: InteractionSource, message: MessageRefLike, options: CollectorOptions<ButtonClick> = {}): Observable<ButtonClick> {
   const clicks$ = watch(clicksOf(client), message, 'buttonClicks$', (values$, deleted$) => collect(values$.pipe(map(withForm)), deleted$, options));
@@ -295,6 +303,28 @@ function awaitFirst<T extends MessageEvent, R>(
  * `message` may be a send still in flight, as for {@link buttonClicks$}:
  * `await awaitButton(client, client.sendMessage(…))` misses no click, and
  * rejects with the send's error when the send fails.
+ *
+ * @example
+ * ```ts
+ * import { ActionRowBuilder, awaitButton, ButtonBuilder, EButtonMessageStyle, TimeoutError, type ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const channelId: string;
+ * declare const userId: string;
+ * const row = new ActionRowBuilder().addComponents(
+ *   new ButtonBuilder().setId('yes').setLabel('Yes').setStyle(EButtonMessageStyle.SUCCESS),
+ *   new ButtonBuilder().setId('no').setLabel('No').setStyle(EButtonMessageStyle.DANGER),
+ * );
+ * try {
+ *   const click = await awaitButton(client, client.sendMessage(channelId, { t: 'Deploy?', components: [row.build()] }), {
+ *     filter: (c) => c.user_id === userId, // only the person who asked
+ *     timeout: 30_000,
+ *   });
+ *   console.log(click.button_id); // 'yes' or 'no'
+ * } catch (error) {
+ *   if (!(error instanceof TimeoutError)) throw error;
+ * }
+ * ```
  */
 export function awaitButton(client: InteractionSource, message: MessageRefLike, options: AwaitOptions<ButtonClick> = {}): Promise<ButtonClick> {
   return awaitFirst('awaitButton', clicksOf(client), message, options, (values$) => values$.pipe(map(withForm)));

@@ -38,10 +38,6 @@ function isPositiveInteger(value: unknown): boolean {
  * An immutable embed builder (IInteractiveMessageProps): every setter returns
  * a new builder. Colours given as numbers are sent as "#rrggbb".
  *
- * ```ts
- * const embed = new EmbedBuilder().setTitle('Poll').setColor('#5865f2').addField('Question', 'Tea or coffee?');
- * ```
- *
  * `build()` refuses: an embed with nothing to show; a colour that is not
  * "#rrggbb" or an integer 0..0xffffff; a title or author name over 256
  * characters, a description over 4000, a field name over 256, a field value
@@ -51,6 +47,13 @@ function isPositiveInteger(value: unknown): boolean {
  * an author, thumbnail, image, footer or field that is not an object, and
  * fields that are not an array (setters keep what they are given; `build()`
  * and `validate()` report it).
+ *
+ * @example
+ * ```ts
+ * import { EmbedBuilder } from 'clanstream';
+ *
+ * const embed = new EmbedBuilder().setTitle('Poll').setColor('#5865f2').addField('Question', 'Tea or coffee?');
+ * ```
  */
 export class EmbedBuilder {
   readonly #data: Readonly<EmbedData>;

@@ -1,4 +1,4 @@
-/** Visual style of a button (FIELD-NOTES §2). */
+/** Visual style of a button (docs/PROTOCOL.md §1.7). */
 export enum EButtonMessageStyle {
   PRIMARY = 1,
   SECONDARY = 2,

@@ -1,6 +1,6 @@
 /**
- * Limits the interactive builders enforce. The platform documents none of
- * these (SPEC §8 "not shown") except the 4000-character content JSON limit;
+ * Limits the interactive builders enforce. The platform publishes none of
+ * these except the 4000-character content JSON limit;
  * they are conservative values chosen so a message renders on every client,
  * and every one is checked by `build()` with a ValidationError naming the field.
  */

@@ -55,14 +55,6 @@ const EMPTY: State = Object.freeze({ segments: Object.freeze([]), extraMarkdown:
  * characters outside the BMP count 2, CJK characters 1. Every method returns
  * a new builder.
  *
- * ```ts
- * const { content, mentions } = new MessageContentBuilder()
- *   .bold('Deploy done').text(' by ').mention({ username: 'alice' }).text(' 🎉 see ').link('https://ci.example/1')
- *   .addEmbed(new EmbedBuilder().setTitle('Build 1'))
- *   .addRow(new ActionRowBuilder().addComponents(new ButtonBuilder().setId('ok').setLabel('OK')))
- *   .build();
- * ```
- *
  * Segments map to: `bold` → mk "b", `code` → mk "c", `pre` → mk "pre",
  * `markdown(type)` → mk of any EMarkdownType, `link` → mk "lk" over the URL,
  * `voiceLink` → vk, `mention` → mentions, `mentionEveryone` → a mention of
@@ -79,10 +71,22 @@ const EMPTY: State = Object.freeze({ segments: Object.freeze([]), extraMarkdown:
  * twice in the message (rows and embed inputs); any invalid embed or row; and
  * everything the platform refuses (docs/PROTOCOL.md §6.9: empty message, over
  * 100 mentions, content JSON over 4000 characters…).
+ *
+ * @example
+ * ```ts
+ * import { ActionRowBuilder, ButtonBuilder, EmbedBuilder, MessageContentBuilder } from 'clanstream';
+ *
+ * const { content, mentions } = new MessageContentBuilder()
+ *   .bold('Deploy done').text(' by ').mention({ username: 'alice' }).text(' 🎉 see ').link('https://ci.example/1')
+ *   .addEmbed(new EmbedBuilder().setTitle('Build 1'))
+ *   .addRow(new ActionRowBuilder().addComponents(new ButtonBuilder().setId('ok').setLabel('OK')))
+ *   .build();
+ * ```
  */
 export class MessageContentBuilder {
   readonly #state: Readonly<State>;
 
+  /** @internal */
   constructor(state: Partial<State> = {}) {
     const s = { ...EMPTY, ...state };
     // Lists that are not arrays are kept as they are, for validate() to report; undefined or null mean none.
@@ -132,7 +136,7 @@ export class MessageContentBuilder {
     return this.text(text);
   }
 
-  /** A line break (plain text "\n"). */
+  /** A line break (a newline in the plain text). */
   newline(): MessageContentBuilder {
     return this.text('\n');
   }
@@ -167,7 +171,7 @@ export class MessageContentBuilder {
     return this.add({ kind: 'voice_link', url });
   }
 
-  /** A mention; the text defaults to "@username" (required for a user id or role id). */
+  /** A mention; the text defaults to `@username` (required for a user id or role id). */
   mention(target: MentionTarget, text?: string): MessageContentBuilder {
     return this.add({ kind: 'mention', target, text });
   }

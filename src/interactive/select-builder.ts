@@ -29,16 +29,19 @@ const SELECT_TYPES: ReadonlySet<number> = new Set(Object.values(EMessageSelectTy
 /**
  * An immutable select (dropdown) builder: every setter returns a new builder.
  *
- * ```ts
- * const color = new SelectBuilder().setId('color').addOption('Red', 'red').addOption('Blue', 'blue').build();
- * ```
- *
  * `build()` refuses: a missing id; a TEXT select without options (USER, ROLE
  * and CHANNEL selects are filled by the platform and may have none); more
  * than 25 options; an option with an empty label or value, or longer than
  * 100 characters; two options with the same value; a `selected` value that is
- * not an option; `minOptions`/`maxOptions` outside 0..25 or min > max, or a
+ * not an option; `minOptions`/`maxOptions` outside 0..25 or min above max, or a
  * max above the number of options; a placeholder over 150 characters.
+ *
+ * @example
+ * ```ts
+ * import { SelectBuilder } from 'clanstream';
+ *
+ * const color = new SelectBuilder().setId('color').addOption('Red', 'red').addOption('Blue', 'blue').build();
+ * ```
  */
 export class SelectBuilder implements ComponentBuilder<SelectJson> {
   readonly type = EMessageComponentType.SELECT;

@@ -61,7 +61,7 @@ export interface ApiClanList extends ApiPage {
   clans: ApiClanDesc[];
 }
 
-/** SPEC §2.11, plus the participants of DM and group channels. */
+/** A channel as the API describes it, every field optional (docs/PROTOCOL.md §3.3), plus the participants of DM and group channels. */
 export interface ApiChannelDescription {
   channel_id?: string;
   channel_label?: string;

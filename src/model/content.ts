@@ -163,7 +163,7 @@ export interface IMessageActionRow {
   components: IMessageComponent[];
 }
 
-/** The content of a channel message (SPEC §2.8). */
+/** The content of a channel message: its text and the ranges, embeds and components over it (docs/PROTOCOL.md §6.1). */
 export interface ChannelMessageContent {
   t?: string;
   hg?: HashtagOnMessage[];

@@ -1,4 +1,4 @@
-/** Kind of a channel (SPEC §2.12). */
+/** Kind of a channel (docs/PROTOCOL.md §1.7). */
 export enum ChannelType {
   CHANNEL_TYPE_CHANNEL = 1,
   CHANNEL_TYPE_GROUP = 2,
@@ -12,7 +12,7 @@ export enum ChannelType {
   CHANNEL_TYPE_SERVICE_VOICE = 10,
 }
 
-/** Which stream a message travels on (SPEC §2.12). */
+/** Which stream a message travels on; it follows from the channel's type (see {@link streamModeOf}). */
 export enum ChannelStreamMode {
   STREAM_MODE_CHANNEL = 2,
   STREAM_MODE_GROUP = 3,
@@ -21,7 +21,7 @@ export enum ChannelStreamMode {
   STREAM_MODE_THREAD = 6,
 }
 
-/** The `code` of a channel message: what kind of message event it is (SPEC §2.12, FIELD-NOTES §2). */
+/** The `code` of a channel message: what kind of message event it is (docs/PROTOCOL.md §1.7). */
 export enum TypeMessage {
   Chat = 0,
   ChatUpdate = 1,
@@ -60,10 +60,10 @@ export enum ChannelStatus {
 /** Friendship states used by the friends list and its `state` filter. */
 export type FriendState = 'accepted' | 'invite_sent' | 'invite_received' | 'blocked';
 
-/** The id that stands for "everyone" in a mention (SPEC §4.2). */
+/** The user id that stands for "everyone" in a mention (docs/PROTOCOL.md §1.7). */
 export const EVERYONE_USER_ID = '1775731111020111321';
 
-/** Clan id and channel-clan id of the direct-message space (FIELD-NOTES §2). */
+/** Clan id of the direct-message space: DM and group channels belong to this pseudo clan (docs/PROTOCOL.md §1.6). */
 export const DM_CLAN_ID = '0';
 
 /** The stream mode a channel of a given type uses. */

@@ -215,12 +215,12 @@ export class Outbox implements ActionQueue {
     });
   }
 
-  /** Refuses new actions with `reason` (each is rejected at once) until {@link accept} is called; queued ones are left alone. */
+  /** Refuses new actions with `reason` (each is rejected at once) until {@link Outbox.accept} is called; queued ones are left alone. */
   refuse(reason: (op: GatewayRequestOp) => Error): void {
     this.refusal = reason;
   }
 
-  /** Takes new actions again after {@link refuse}. */
+  /** Takes new actions again after {@link Outbox.refuse}. */
   accept(): void {
     this.refusal = undefined;
   }

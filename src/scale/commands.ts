@@ -33,6 +33,7 @@ export const REMOTE_API_METHODS = [
   'getTransaction',
 ] as const satisfies ReadonlyArray<keyof ServiceApi>;
 
+/** The name of a REST call a worker may make through the gateway (one of {@link REMOTE_API_METHODS}). */
 export type RemoteApiMethod = (typeof REMOTE_API_METHODS)[number];
 
 const REMOTE_API = new Set<string>(REMOTE_API_METHODS);

@@ -354,7 +354,20 @@ function definedNumbers(options: GatewayOptions): Partial<ScaleNumbers> {
   return out;
 }
 
-/** Starts a gateway (see {@link ScaleGateway}): active when it gets the lease, else standing by. */
+/**
+ * Starts a gateway (see {@link ScaleGateway}): active when it gets the lease, else standing by.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { publishGateway } from 'clanstream/scale';
+ *
+ * const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+ * const gateway = await publishGateway({ redis, config: { botId: process.env.BOT_ID!, token: process.env.BOT_TOKEN! } });
+ * gateway.role$.subscribe((role) => console.log(`this gateway is ${role}`)); // 'standby' until it holds the lease, then 'active'
+ * process.once('SIGTERM', () => void gateway.close()); // a standby takes over within the lease time
+ * ```
+ */
 export function publishGateway(options: GatewayOptions): Promise<ScaleGateway> {
   return new ScaleGateway(options).start();
 }

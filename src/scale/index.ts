@@ -3,6 +3,8 @@
  * publishes every event to Redis Streams; any number of worker processes
  * handle them with the API of ServiceClient. Node only; needs `ioredis`
  * (an optional peer dependency). See docs/guides/scaling.md.
+ *
+ * @module clanstream/scale
  */
 export { publishGateway, ScaleGateway, type GatewayOptions, type GatewayRole, type GatewayStats } from './gateway.js';
 export { WorkerClient, type WorkerOptions, type WorkerStats } from './worker-client.js';

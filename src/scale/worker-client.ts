@@ -87,6 +87,19 @@ const NUMBER_OPTIONS = ['maxInFlight', 'blockMs', 'claimIdleMs', 'claimIntervalM
  * workers) and stores each once, however often an event is redelivered.
  * An event is acknowledged after all of this worker's `on*` listeners for it
  * settled; a listener that fails leaves it pending, to be retried.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { WorkerClient } from 'clanstream/scale';
+ *
+ * const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+ * const bot = await WorkerClient.connect({ redis, botId: process.env.BOT_ID!, consumer: `worker-${process.pid}` });
+ * bot.onChannelMessage(async (message) => {
+ *   if (message.sender_id !== bot.clientId && message.content.t === '*ping') await bot.replyTo(message, 'pong');
+ * }); // the event is acknowledged once this promise settles
+ * process.once('SIGTERM', () => void bot.close()); // finishes and acknowledges what is in flight
+ * ```
  */
 export class WorkerClient extends CachedSurface implements BotSurface {
   /** The bot's user id (from the gateway's snapshot). */
@@ -95,7 +108,9 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   readonly keys: ScaleKeys;
   /** The dead letters of this bot: list, inspect, re-drive. */
   readonly deadLetters: DeadLetters;
+  /** @internal */
   protected readonly runtime: ClientRuntime;
+  /** @internal */
   protected readonly scheduler: SchedulerLike;
   private readonly statusSubject = new BehaviorSubject<ConnectionStatus>('connecting');
   /** `connecting` until the worker reads, `ready` while it does, `closed` after `close()`. */
@@ -271,7 +286,10 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     return handling.failures.map((failure) => (failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure))).join('; ');
   }
 
-  /** Each `on*` listener runs with its own command keys, and the event waits for what it returns. */
+  /**
+   * Each `on*` listener runs with its own command keys, and the event waits for what it returns.
+   * @internal
+   */
   protected override runListener(event: string, ordinal: number, call: () => unknown): unknown {
     const handling = this.handling;
     if (!handling) return call();
@@ -285,6 +303,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     }
   }
 
+  /** @internal */
   protected report(error: ClanstreamError): void {
     this.logger.warn(`${error.name}: ${error.message}`);
     this.errorSubject.next(error as AnyClanstreamError);
@@ -295,6 +314,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     return { consumer: this.consumer, botId: this.options.botId, clientId: this.clientId, status: this.status };
   }
 
+  /** What `util.inspect` (and `console.log`) shows: no secrets. */
   [INSPECT](): string {
     return `WorkerClient ${JSON.stringify(this.toJSON())}`;
   }

@@ -16,7 +16,7 @@ export interface SessionManagerOptions {
 }
 
 /**
- * Holds the session (SPEC §4.1.2): authenticates with the API key, refreshes
+ * Holds the session: authenticates with the API key, refreshes
  * with the refresh token, falls back to the API key when the refresh token
  * is dead too, and never loops on credentials the server refuses.
  */

@@ -47,7 +47,7 @@ function requireString(input: Record<string, unknown>, key: 'token' | 'refresh_t
 }
 
 /**
- * An authenticated session (SPEC §2.3): the session token (a JWT), the refresh
+ * An authenticated session: the session token (a JWT), the refresh
  * token, their expiry times (UNIX seconds, decoded from the tokens), the user
  * and the base URLs the server handed out. Tokens never appear in `toJSON`
  * or `util.inspect` output.
@@ -92,7 +92,7 @@ export class Session {
     if (typeof input.mmn_url === 'string') this.mmn_url = input.mmn_url;
     if (typeof input.zk_url === 'string') this.zk_url = input.zk_url;
     this.update(token, refresh);
-    // Secrets are own properties (SPEC names them) but must not show up when the object is listed.
+    // Secrets are own properties (code written for the platform's SDK reads them) but must not show up when the object is listed.
     Object.defineProperty(this, 'token', { enumerable: false });
     Object.defineProperty(this, 'refresh_token', { enumerable: false });
   }

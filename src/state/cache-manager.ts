@@ -15,7 +15,7 @@ export interface CacheSource<V> {
 }
 
 /**
- * A read-only, always-current view of one cache (SPEC's CacheManager):
+ * A read-only, always-current view of one cache (`client.clans`, `clan.users`…):
  * `get` is synchronous and reads the current state; `fetch` goes to the
  * server on a miss, and concurrent fetches of one key share one request.
  */
@@ -59,6 +59,7 @@ export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
     return request;
   }
 
+  /** How many entries the cache holds now. */
   get size(): number {
     return this.source.size();
   }

@@ -84,6 +84,7 @@ export class InMemoryMessageStore implements MessageStore {
     this.newest = '';
   }
 
+  /** How many messages the store holds. */
   get size(): number {
     return this.live;
   }

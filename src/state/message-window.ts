@@ -38,12 +38,18 @@ export class MessageWindow<M extends WindowItem> {
     Object.freeze(this);
   }
 
-  /** A window holding nothing that will keep at most `limit` messages. */
+  /**
+   * A window holding nothing that will keep at most `limit` messages.
+   * @internal
+   */
   static empty<M extends WindowItem>(limit: number): MessageWindow<M> {
     return new MessageWindow<M>([], 0, limit, '', undefined);
   }
 
-  /** A window of `messages` (any order; sorted by time and id), keeping the newest `limit`. */
+  /**
+   * A window of `messages` (any order; sorted by time and id), keeping the newest `limit`.
+   * @internal
+   */
   static of<M extends WindowItem>(messages: readonly M[], limit: number): MessageWindow<M> {
     const byId = new Map<string, M>();
     for (const message of messages) byId.set(message.message_id, message);
@@ -82,7 +88,10 @@ export class MessageWindow<M extends WindowItem> {
     return this.chunks[0]?.items[0];
   }
 
-  /** Adds a message at the end (a message already held is replaced where it is). */
+  /**
+   * Adds a message at the end (a message already held is replaced where it is).
+   * @internal
+   */
   append(message: M, token?: EditToken): MessageWindow<M> {
     // A new message's id is larger than every id held (ids grow with time): no scan of the window then.
     const newer = idAfter(message.message_id, this.maxId);
@@ -111,7 +120,10 @@ export class MessageWindow<M extends WindowItem> {
     return new MessageWindow(chunks, size, this.limit, newer ? message.message_id : this.maxId, token);
   }
 
-  /** Replaces a held message with what `fn` makes of it; unchanged when absent. */
+  /**
+   * Replaces a held message with what `fn` makes of it; unchanged when absent.
+   * @internal
+   */
   replace(id: string, fn: (message: M) => M, token?: EditToken): MessageWindow<M> {
     const at = this.locate(id);
     if (!at) return this;
@@ -125,7 +137,10 @@ export class MessageWindow<M extends WindowItem> {
     return new MessageWindow(chunks, this.size, this.limit, this.maxId, token);
   }
 
-  /** A window without the message of this id; the same window when it is not held. */
+  /**
+   * A window without the message of this id; the same window when it is not held.
+   * @internal
+   */
   remove(id: string, token?: EditToken): MessageWindow<M> {
     const at = this.locate(id);
     if (!at) return this;
@@ -140,7 +155,10 @@ export class MessageWindow<M extends WindowItem> {
     return new MessageWindow(chunks, this.size - 1, this.limit, this.maxId, token);
   }
 
-  /** Adds older (or any) messages, keeping order and the limit; a message given here replaces the held copy. */
+  /**
+   * Adds older (or any) messages, keeping order and the limit; a message given here replaces the held copy.
+   * @internal
+   */
   merge(messages: readonly M[]): MessageWindow<M> {
     return messages.length === 0 ? this : MessageWindow.of([...this.values(), ...messages], this.limit);
   }

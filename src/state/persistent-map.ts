@@ -28,7 +28,7 @@ interface Branch {
 /**
  * A small map is one flat bucket (`flat`), scanned front to back: a clan's
  * few members, a thousand such maps, cost a few hundred bytes each instead of
- * a trie's root and a branch per entry. Past {@link FLAT_MAX} entries the map
+ * a trie's root and a branch per entry. Past `FLAT_MAX` entries the map
  * moves into the trie (`slots`) for good.
  */
 interface Root {
@@ -64,7 +64,7 @@ const EMPTY_TRIE: Root = Object.freeze({ owner: undefined, slots: Object.freeze(
  * An immutable string-keyed map whose updates cost the same small amount at
  * any size: a two-level trie of 64-way branches over small buckets, so a
  * `set` copies two 64-slot arrays and one bucket instead of the whole map
- * (a map of a few entries is one flat bucket, see {@link Root}).
+ * (a map of a few entries is one flat bucket, see `Root` above).
  * (immer copies and walks every key of each container it changes, ~80 ns a
  * key: too slow for collections of 10,000 channels or 100,000 users.)
  *
@@ -86,12 +86,18 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     Object.freeze(this);
   }
 
-  /** The empty map (one shared instance). */
+  /**
+   * The empty map (one shared instance).
+   * @internal
+   */
   static empty<V>(): PersistentMap<V> {
     return PersistentMap.EMPTY;
   }
 
-  /** Builds a map from entries in one pass (later duplicates win). */
+  /**
+   * Builds a map from entries in one pass (later duplicates win).
+   * @internal
+   */
   static from<V>(entries: Iterable<readonly [string, V]>): PersistentMap<V> {
     return PersistentMap.empty<V>().setMany(entries);
   }
@@ -116,7 +122,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return bucket !== undefined && indexIn(bucket, key, h) >= 0;
   }
 
-  /** A map with `key` set to `value`; the same map when nothing changes. */
+  /**
+   * A map with `key` set to `value`; the same map when nothing changes.
+   * @internal
+   */
   set(key: string, value: V, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
     const { flat } = this.root;
@@ -146,7 +155,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return new PersistentMap(nextRoot, index >= 0 ? this.size : this.size + 1);
   }
 
-  /** A map without `key`; the same map when it was absent. */
+  /**
+   * A map without `key`; the same map when it was absent.
+   * @internal
+   */
   delete(key: string, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
     const { flat } = this.root;
@@ -173,7 +185,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return new PersistentMap(nextRoot, this.size - 1);
   }
 
-  /** Sets `key` to what `fn` makes of its current value; `undefined` deletes it. */
+  /**
+   * Sets `key` to what `fn` makes of its current value; `undefined` deletes it.
+   * @internal
+   */
   update(key: string, fn: (current: V | undefined) => V | undefined, token?: EditToken): PersistentMap<V> {
     const current = this.get(key);
     const next = fn(current);
@@ -181,7 +196,10 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return next === undefined ? this.delete(key, token) : this.set(key, next, token);
   }
 
-  /** Sets many entries at once, copying each touched branch and bucket once. */
+  /**
+   * Sets many entries at once, copying each touched branch and bucket once.
+   * @internal
+   */
   setMany(entries: Iterable<readonly [string, V]>, token?: EditToken): PersistentMap<V> {
     // A token of its own, when none is given: nodes are copied once, then changed in place,
     // and no later update can change them (nobody else holds this token).

@@ -6,14 +6,13 @@ import type { CacheManager } from '../state/cache-manager.js';
 import type { ClanState } from '../state/records.js';
 import { INSPECT } from '../util/inspect.js';
 import type { ClientContext } from './context.js';
-import type { TextChannel } from './text-channel.js';
-import type { User } from './user.js';
+import type { Clan, TextChannel, User } from './shapes.js';
 
-/** Defaults of {@link Clan.listChannelVoiceUsers} (SPEC §4.1.6). */
+/** Defaults of {@link Clan.listChannelVoiceUsers}: every voice room, of type `CHANNEL_TYPE_GMEET_VOICE`, up to 500 users (1..500). */
 export const VOICE_USER_LIST_DEFAULTS = { channel_id: '', channel_type: ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit: 500, minLimit: 1, maxLimit: 500 } as const;
 
-/** A clan (SPEC §2.4) with the operations of SPEC §4.1.6. A snapshot of the cached record. */
-export class Clan {
+/** The {@link Clan} the client hands out, over one cached record. */
+export class ClanStructure implements Clan {
   readonly id: string;
   readonly name: string;
   readonly welcome_channel_id: string;
@@ -65,7 +64,7 @@ export class Clan {
     return this.#ctx.loadClanMembers(this.id);
   }
 
-  /** Users present in voice rooms of the clan (SPEC §4.1.6 defaults; limit 1..500, checked before any request). */
+  /** Users present in voice rooms of the clan (defaults in VOICE_USER_LIST_DEFAULTS; limit 1..500, checked before any request). */
   async listChannelVoiceUsers(
     channel_id: string = VOICE_USER_LIST_DEFAULTS.channel_id,
     channel_type: ChannelType = VOICE_USER_LIST_DEFAULTS.channel_type,

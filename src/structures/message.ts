@@ -9,25 +9,11 @@ import { INSPECT } from '../util/inspect.js';
 import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
 import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
-import type { TextChannel } from './text-channel.js';
+import type { Message, ReactMessagePayload, TextChannel } from './shapes.js';
 import { promised } from '../util/promised.js';
 
-/** A reaction to add or remove (SPEC §2.10). */
-export interface ReactMessagePayload {
-  id?: string;
-  emoji_id: string;
-  emoji: string;
-  /** Managed by the server; accepted for compatibility. */
-  count?: number;
-  /** true removes the reaction; false (default) adds it. */
-  action_delete?: boolean;
-}
-
-/**
- * A message (SPEC §2.6): the cached record's fields, and the operations of
- * SPEC §4.1.4. A snapshot: fetch it again (`channel.messages.get`) to see later edits.
- */
-export class Message {
+/** The {@link Message} the client hands out, over one cached record. */
+export class MessageStructure implements Message {
   readonly id: string;
   /** Same as `id` (what most bots read). */
   readonly message_id: string;
@@ -125,7 +111,7 @@ export class Message {
     });
   }
 
-  /** Replaces this message's content (SPEC's positional parts, or one options object). Resolves with the updated message. */
+  /** Replaces this message's content (positional parts, or one options object). Resolves with the updated message. */
   update(content: ContentInput, mentionsOrOptions?: ApiMessageMention[] | Pick<SendOptions, 'mentions' | 'attachments' | 'topic_id' | 'idempotency_key'>, attachmentsArg?: ApiMessageAttachment[], topicArg?: string): Promise<Message> {
     return promised(() => {
       const byObject = mentionsOrOptions !== undefined && !Array.isArray(mentionsOrOptions) ? mentionsOrOptions : undefined;

@@ -5,7 +5,7 @@ import { validateMessageParts } from '../validation/message.js';
 /** Message content, or plain text as shorthand for `{ t: text }`. */
 export type ContentInput = ChannelMessageContent | string;
 
-/** The optional parts of a message (SPEC §4.1.3), as an object. */
+/** The optional parts of a message, as an object (in place of the platform SDK's positional parameters). */
 export interface SendOptions {
   mentions?: ApiMessageMention[];
   attachments?: ApiMessageAttachment[];
@@ -23,7 +23,7 @@ export function contentOf(content: ContentInput): ChannelMessageContent {
   return typeof content === 'string' ? { t: content } : content;
 }
 
-/** Reads SPEC's positional optional parameters, or one options object in their place. */
+/** Reads the platform SDK's positional optional parameters, or one options object in their place. */
 export function optionsOf(
   mentionsOrOptions: ApiMessageMention[] | SendOptions | undefined,
   attachments?: ApiMessageAttachment[],

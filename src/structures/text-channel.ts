@@ -6,17 +6,16 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { CacheManager } from '../state/cache-manager.js';
 import type { ChannelState } from '../state/records.js';
 import { INSPECT } from '../util/inspect.js';
-import type { Clan } from './clan.js';
 import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
-import type { Message } from './message.js';
+import type { Clan, Message, TextChannel } from './shapes.js';
 import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
 import { promised } from '../util/promised.js';
 
 const VOICE_TYPES = new Set<number>([ChannelType.CHANNEL_TYPE_GMEET_VOICE, ChannelType.CHANNEL_TYPE_SERVICE_VOICE, ChannelType.CHANNEL_TYPE_STREAMING]);
 
-/** A channel, thread, DM or group (SPEC §2.5), with the operations of SPEC §4.1.3. A snapshot of the cached record. */
-export class TextChannel {
+/** The {@link TextChannel} the client hands out, over one cached record. */
+export class TextChannelStructure implements TextChannel {
   readonly id: string;
   readonly name: string | undefined;
   readonly is_private: boolean;
@@ -62,7 +61,7 @@ export class TextChannel {
 
   /**
    * Sends a message through the rate-limited outbox; resolves with it once
-   * acknowledged. The optional parts are SPEC's positional parameters or one
+   * acknowledged. The optional parts are the platform SDK's positional parameters or one
    * options object. Invalid content is a ValidationError and nothing is sent.
    */
   send(

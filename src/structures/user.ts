@@ -6,12 +6,12 @@ import { INSPECT } from '../util/inspect.js';
 import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
 import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
-import type { Message } from './message.js';
+import type { Message, User } from './shapes.js';
 import { checkMessage, contentOf, defined, type ContentInput } from './send-options.js';
 import { ChannelStreamMode, DM_CLAN_ID } from '../model/enums.js';
 
-/** A user (SPEC §2.7), seen globally or as a clan member, with the operations of SPEC §4.1.5. */
-export class User {
+/** The {@link User} the client hands out, over one cached record (and a membership in clan views). */
+export class UserStructure implements User {
   readonly id: string;
   readonly username: string;
   readonly display_name: string;
@@ -19,7 +19,7 @@ export class User {
   readonly clan_nick: string;
   /** Avatar in the clan ("" outside a clan view). */
   readonly clan_avatar: string;
-  /** Global avatar URL (SPEC's spelling). */
+  /** Global avatar URL (the platform SDK's spelling). */
   readonly avartar: string;
   readonly record: UserState;
   readonly member: MemberState | undefined;

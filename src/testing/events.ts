@@ -4,7 +4,18 @@ import { ChannelStreamMode, TypeMessage } from '../model/enums.js';
 
 let seq = 0;
 
-/** A `channel_message` event for marble tests, with every field filled; override what matters. */
+/**
+ * A `channel_message` event for marble tests, with every field filled; override what matters.
+ *
+ * @example
+ * ```ts
+ * import { TypeMessage } from 'clanstream';
+ * import { messageEvent } from 'clanstream/testing';
+ *
+ * const ping = messageEvent('*ping'); // from user-1 ("alice") in channel-1
+ * const edit = messageEvent('*ping', { code: TypeMessage.ChatUpdate, sender_id: 'user-2' });
+ * ```
+ */
 export function messageEvent(text: string, overrides: Partial<ChannelMessage> = {}): ClanstreamEvent {
   seq += 1;
   const id = overrides.message_id ?? overrides.id ?? `msg-${seq}`;
@@ -37,7 +48,18 @@ export function messageEvent(text: string, overrides: Partial<ChannelMessage> = 
   return { type: Events.ChannelMessage, seq, data };
 }
 
-/** A `message_button_clicked` event for marble tests. */
+/**
+ * A `message_button_clicked` event for marble tests: `userId` clicked the
+ * button `buttonId` of the message `messageId`.
+ *
+ * @example
+ * ```ts
+ * import { buttonClickEvent, createMarbleClient } from 'clanstream/testing';
+ *
+ * const click = buttonClickEvent('poll-1', 'vote-yes', 'user-2');
+ * // in a TestScheduler run: createMarbleClient({ events$: hot('-c', { c: click }) })
+ * ```
+ */
 export function buttonClickEvent(messageId: string, buttonId: string, userId = 'user-1', extra: Partial<MessageButtonClicked> = {}): ClanstreamEvent {
   seq += 1;
   return {

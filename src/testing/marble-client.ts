@@ -4,7 +4,7 @@ import type { Events } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import type { ChannelMessageContent } from '../model/content.js';
-import type { ReactMessagePayload } from '../structures/message.js';
+import type { ReactMessagePayload } from '../structures/shapes.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
 
 /** An outgoing action a bot made through the double, at the virtual time it made it. */
@@ -39,7 +39,23 @@ export interface MarbleClient extends BotSurface {
  * on a TestScheduler, run the bot function against it, and assert on what
  * it sent — in virtual time, with no server.
  *
+ * @example
  * ```ts
+ * import { filter, mergeMap } from 'rxjs';
+ * import { TestScheduler } from 'rxjs/testing';
+ * import { expect } from 'vitest';
+ * import { command, Events, type BotSurface } from 'clanstream';
+ * import { createMarbleClient, messageEvent } from 'clanstream/testing';
+ *
+ * // The bot under test: a function of a BotSurface (a ServiceClient in production) that returns an Observable.
+ * const pingBot = (client: BotSurface) =>
+ *   client.stream(Events.ChannelMessage).pipe(
+ *     command('*'),
+ *     filter((cmd) => cmd.name === 'ping'),
+ *     mergeMap((cmd) => client.replyTo(cmd.message, 'pong')),
+ *   );
+ *
+ * const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
  * testScheduler.run(({ hot, expectObservable }) => {
  *   const client = createMarbleClient({ events$: hot('-a', { a: messageEvent('*ping') }) });
  *   pingBot(client).subscribe();

@@ -6,6 +6,7 @@ import type { BotCredentials, EmulatorAccount, EmulatorChannel, EmulatorClan } f
 import type { EmulatorOptions } from '../emulator/options.js';
 import { DEFAULT_WORLD, type WorldSeed } from '../emulator/seed.js';
 
+/** How {@link createTestWorld} starts its emulator (any emulator option) and what its world and clients get. */
 export interface TestWorldOptions extends Omit<EmulatorOptions, 'seed'> {
   /** The world to create (default: DEFAULT_WORLD: bot "clanbot", users alice/bob/carol, "Demo Clan" and its channels). */
   seed?: WorldSeed;
@@ -40,12 +41,28 @@ export interface TestWorld {
  * Starts an emulator on a free 127.0.0.1 port with a seeded world, for
  * testing bots offline. Works in any test runner: no globals, no setup file.
  *
+ * @example
  * ```ts
- * const world = await createTestWorld();
- * const client = await world.connect();
- * world.as('alice').send(world.channels.general!.channel_id, '*ping');
- * …
- * await world.close();
+ * import { expect, it, vi } from 'vitest';
+ * import type { ServiceClient } from 'clanstream';
+ * import { createTestWorld } from 'clanstream/testing';
+ *
+ * // The bot under test: usually imported from your bot's module.
+ * function pingBot(client: ServiceClient): void {
+ *   client.onChannelMessage((m) => (m.content.t === '*ping' ? client.replyTo(m, 'pong') : undefined));
+ * }
+ *
+ * it('answers *ping', async () => {
+ *   const world = await createTestWorld(); // bot "clanbot", users alice, bob and carol, "Demo Clan"
+ *   try {
+ *     pingBot(await world.connect());
+ *     const general = world.channels.general!.channel_id;
+ *     world.as('alice').send(general, '*ping');
+ *     await vi.waitFor(() => expect(world.emu.messages(general).at(-1)?.content.t).toBe('pong'));
+ *   } finally {
+ *     await world.close();
+ *   }
+ * });
  * ```
  */
 export async function createTestWorld(options: TestWorldOptions = {}): Promise<TestWorld> {

@@ -24,13 +24,16 @@ export class SecretRedactor {
   redact(text: string): string {
     let out = text;
     // Longest first: a secret inside a longer registered form is not cut before the longer one is.
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      out = withoutCutSecret(out, secret);
+    }
     return redactTokensInUrls(out);
   }
 
   /** Whether a text still holds a registered secret (for checks; `redact` is what removes them). */
   holdsSecret(text: string): boolean {
-    for (const secret of this.#secrets) if (text.includes(secret)) return true;
+    for (const secret of this.#secrets) if (text.includes(secret) || withoutCutSecret(text, secret) !== text) return true;
     return false;
   }
 
@@ -55,6 +58,23 @@ export class SecretRedactor {
     if (depth < MAX_CAUSE_DEPTH && isOwnError(cause)) this.redactError(cause, depth + 1);
     return error;
   }
+}
+
+/** How many leading characters of a secret, cut off at the end of a text, are enough to remove them. */
+const CUT_SECRET_MIN = 8;
+
+/**
+ * Removes the start of `secret` from the end of `text`: texts with a length limit (a WebSocket close
+ * reason holds 123 bytes, a log line may be cut) end in the middle of an echoed secret.
+ */
+function withoutCutSecret(text: string, secret: string): string {
+  if (secret.length <= CUT_SECRET_MIN) return text;
+  const head = secret.slice(0, CUT_SECRET_MIN);
+  // A cut secret starts within the last (length - 1) characters; the whole one was replaced already.
+  for (let at = text.indexOf(head, Math.max(0, text.length - secret.length + 1)); at !== -1; at = text.indexOf(head, at + 1)) {
+    if (secret.startsWith(text.slice(at))) return text.slice(0, at) + REDACTED;
+  }
+  return text;
 }
 
 /** How deep `redactError` follows a `cause` chain. */

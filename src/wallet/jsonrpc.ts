@@ -48,7 +48,7 @@ export interface ProveRequest {
   client_type: string;
 }
 
-/** A zero-knowledge proof (SPEC §2.9). */
+/** A zero-knowledge proof from the prover, binding an ephemeral key to a user's address (docs/PROTOCOL.md §8.4). */
 export interface IZkProof {
   proof: string;
   public_input: string;

@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58, hex } from '@scure/base';
 
-/** An ephemeral signing key pair (SPEC §2.9). */
+/** An ephemeral signing key pair, the kind token transfers are signed with (docs/PROTOCOL.md §8.8). */
 export interface IEphemeralKeyPair {
   /** base58 of the 32-byte ed25519 public key. */
   publicKey: string;

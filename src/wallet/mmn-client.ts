@@ -66,7 +66,7 @@ function excerpt(value: unknown): string {
 }
 
 /**
- * JSON-RPC 2.0 client of the money network (FIELD-NOTES §4, PROTOCOL §8.5):
+ * JSON-RPC 2.0 client of the money network (docs/PROTOCOL.md §8.5):
  * one POST per call to `mmnApiUrl`, through the shared `HttpRequester`
  * (per-attempt timeout that aborts, retries with backoff, `Retry-After`).
  * Every call is safe to repeat: reads trivially, and `tx.addtx` because the

@@ -19,7 +19,7 @@ export interface TransferDraft {
 }
 
 /**
- * `extra_info` of a transfer (FIELD-NOTES §4, PROTOCOL §8.9): JSON of
+ * `extra_info` of a transfer (docs/PROTOCOL.md §8.9): JSON of
  * `{type: "transfer_token", UserSenderId, UserSenderUsername, UserReceiverId,
  * ExtraAttribute, …mmn_extra_info}` (the caller's keys are merged last).
  */

@@ -6,7 +6,7 @@ export enum TxType {
   TransferByKey = 1,
 }
 
-/** `tx_msg` of `tx.addtx` (FIELD-NOTES §4). */
+/** `tx_msg` of `tx.addtx` (docs/PROTOCOL.md §8.7). */
 export interface TxMsg {
   type: TxType;
   sender: string;

@@ -1,6 +1,6 @@
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 
-/** Argument of `sendToken` (SPEC §4.1.1). */
+/** Argument of `sendToken`: who receives how many tokens, with an optional note and metadata. */
 export interface APISentTokenRequest {
   /** Defaults to the logged-in user; any other id is refused (only the client's own address can be signed for). */
   sender_id?: string;
@@ -18,7 +18,7 @@ export interface APISentTokenRequest {
   mmn_extra_info?: Record<string, unknown>;
 }
 
-/** `User.sendToken` argument (SPEC §2.9): the receiver is the user. */
+/** `User.sendToken` argument: the receiver is the user. */
 export interface SendTokenData {
   amount: number | string;
   note?: string;
@@ -26,10 +26,10 @@ export interface SendTokenData {
 }
 
 /**
- * Outcome of a transfer (SPEC §4.1.1, §7 rule 2). `ok: false` covers refusals
- * by the token network (`error` is its message, e.g. `insufficient balance`)
- * and failures to reach the prover or the network (`cause` then holds the
- * typed error). Invalid input is not a result: `sendToken` rejects with a
+ * Outcome of a transfer, as a value rather than a rejection. `ok: false`
+ * covers refusals by the token network (`error` is its message, e.g.
+ * `insufficient balance`) and failures to reach the prover or the network
+ * (`cause` then holds the typed error). Invalid input is not a result: `sendToken` rejects with a
  * ValidationError before anything is sent.
  */
 export interface SendTokenResult {
@@ -42,7 +42,7 @@ export interface SendTokenResult {
   cause?: ClanstreamError;
 }
 
-/** Argument of `getZkProofs` (SPEC §4.1.1). */
+/** Argument of `getZkProofs`: the user, the session JWT, the wallet address and the ephemeral public key to bind. */
 export interface ApiGetZkProofRequest {
   user_id: string;
   /** The session JWT. */

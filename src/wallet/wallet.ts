@@ -63,9 +63,8 @@ function check(issues: ValidationIssue[], subject: string): void {
 }
 
 /**
- * Token transfers of one client (SPEC §4.1.1, §5 rule 6): prepares an
- * ephemeral key and a proof at login, allocates nonces per sender address,
- * signs and submits transfers. The private key lives in a `#private` field of
+ * Token transfers of one client: prepares an ephemeral key and a proof at
+ * login, allocates nonces per sender address, signs and submits transfers. The private key lives in a `#private` field of
  * the key object and never appears in `toJSON`, `util.inspect`, logs or errors.
  *
  * Outcomes: `sendToken` rejects only with a ValidationError (bad input,
@@ -193,13 +192,13 @@ export class Wallet {
    * transfer, `{ok: false, error}` when it refused it (its message, e.g.
    * `insufficient balance`, `unknown recipient`) or could not be reached
    * (`cause` holds the typed error). Rejects with a ValidationError for bad
-   * input (missing `receiver_id`, amount ≤ 0, NaN, infinite, > 6 decimals).
+   * input (missing `receiver_id`, amount ≤ 0, NaN, infinite, more than 6 decimals).
    */
   sendToken(request: APISentTokenRequest): Promise<SendTokenResult> {
     return lastValueFrom(this.sendToken$(request));
   }
 
-  /** {@link sendToken} as a cold Observable: each subscription is one transfer; unsubscribing cancels it. */
+  /** {@link Wallet.sendToken} as a cold Observable: each subscription is one transfer; unsubscribing cancels it. */
   sendToken$(request: APISentTokenRequest): Observable<SendTokenResult> {
     return defer(() => transfer$(this.#steps, parseTransferRequest(request, this.#deps.userId())));
   }
@@ -219,7 +218,7 @@ export class Wallet {
     });
   }
 
-  /** Asks the prover for a proof binding `ephemeral_public_key` to `address` (SPEC ApiGetZkProofRequest). */
+  /** Asks the prover for a proof binding `ephemeral_public_key` to `address` (an {@link ApiGetZkProofRequest}). */
   getZkProofs(request: ApiGetZkProofRequest): Promise<IZkProof> {
     return lastValueFrom(
       defer(() => {

@@ -13,18 +13,25 @@ import { promised } from '../util/promised.js';
 export const CHANNEL_WEBHOOK_ROUTE = 'POST /webhooks/{channelId}/{token}';
 
 /**
- * Posts messages into one channel through its webhook (SPEC §4.2).
- *
- * ```ts
- * const hook = new ChannelWebhook(process.env.WEBHOOK_URL!);
- * const { message_id } = await hook.send({ t: 'Build ok', mk: [{ type: 'pre', s: 0, e: 8 }] });
- * ```
+ * Posts messages into one channel through its webhook: the URL a clan member
+ * copies from the channel's integrations settings,
+ * `{webhook_url}/webhooks/{channelId}/{token}` (docs/PROTOCOL.md §7.1). The
+ * message appears as the webhook's bot user; no bot login is needed.
  *
  * Every rule is checked before anything is sent (a {@link ValidationError}
  * naming the field). A refused request is an {@link ApiError} with the
  * server's status, code and message; 429, 5xx, network errors and timeouts
  * are retried (bounded, honouring `Retry-After`). The token is never part of
  * an error, a log line, `toJSON()` or `inspect`.
+ *
+ * @example
+ * ```ts
+ * import { ChannelWebhook } from 'clanstream';
+ *
+ * const hook = new ChannelWebhook(process.env.WEBHOOK_URL!);
+ * // "Build ok" with its first 8 characters preformatted
+ * const { message_id } = await hook.send({ t: 'Build ok', mk: [{ type: 'pre', s: 0, e: 8 }] });
+ * ```
  */
 export class ChannelWebhook {
   /** `{webhook_url}`: the URL up to `/webhooks/`. */
@@ -52,7 +59,7 @@ export class ChannelWebhook {
   }
 
   /**
-   * {@link send} as a cold Observable: checks the message at once (throwing a
+   * {@link ChannelWebhook.send} as a cold Observable: checks the message at once (throwing a
    * ValidationError), then posts on each subscription; unsubscribing aborts.
    */
   send$(message: ChannelWebhookMessage): Observable<ApiWebhookResult> {

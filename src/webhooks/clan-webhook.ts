@@ -13,18 +13,22 @@ import { promised } from '../util/promised.js';
 export const CLAN_WEBHOOK_ROUTE = 'POST /clanwebhooks/{token}/{userIdentifier}';
 
 /**
- * Delivers direct messages to clan members through a clan webhook (SPEC §4.3).
- * Constructed from the base URL copied from the clan settings
- * (`{webhook_url}/clanwebhooks/{token}`); the recipient is given per message.
- *
- * ```ts
- * const hook = new ClanWebhook(process.env.CLAN_WEBHOOK_URL!);
- * await hook.send('alice', { content: { t: 'Your report is ready' } });
- * ```
+ * Delivers direct messages to clan members through a clan webhook
+ * (docs/PROTOCOL.md §7.2). Constructed from the base URL copied from the clan
+ * settings (`{webhook_url}/clanwebhooks/{token}`); the recipient, a username
+ * or a user id, is given per message.
  *
  * `content` is JSON-encoded on the wire as the platform requires. The
  * recipient must be a member of the clan (else an ApiError 403 `forbidden`);
  * an unknown user is a 404. Rules, retries and redaction as {@link ChannelWebhook}.
+ *
+ * @example
+ * ```ts
+ * import { ClanWebhook } from 'clanstream';
+ *
+ * const hook = new ClanWebhook(process.env.CLAN_WEBHOOK_URL!);
+ * await hook.send('alice', { content: { t: 'Your report is ready' } });
+ * ```
  */
 export class ClanWebhook {
   /** `{webhook_url}`: the URL up to `/clanwebhooks/`. */
@@ -51,7 +55,7 @@ export class ClanWebhook {
     });
   }
 
-  /** {@link send} as a cold Observable; checks at once (throwing a ValidationError), posts on subscription. */
+  /** {@link ClanWebhook.send} as a cold Observable; checks at once (throwing a ValidationError), posts on subscription. */
   send$(userIdOrUsername: string, message: ClanWebhookMessage): Observable<ApiWebhookResult> {
     const issues = [...checkUserIdentifier(userIdOrUsername), ...checkClanWebhookMessage(message)];
     if (issues.length > 0) throw new ValidationError(issues, 'clan webhook message');

@@ -32,7 +32,12 @@ function unsupported(content: BuiltMessage['content'], allowed: ReadonlySet<stri
  * ValidationError naming what a webhook cannot carry (role mentions, emojis,
  * embeds, components).
  *
+ * @example
  * ```ts
+ * import { ChannelWebhook, channelWebhookMessage, MessageContentBuilder } from 'clanstream';
+ *
+ * declare const url: string;
+ *
  * const message = channelWebhookMessage(
  *   new MessageContentBuilder().bold('Build 42').text(' passed, thanks ').mention({ username: 'alice' }),
  *   { images: [{ fn: 'coverage.png', sz: 20480, url: 'https://ci.example/42/coverage.png', ft: 'image/png', w: 640, h: 360 }] },

@@ -1,4 +1,4 @@
-/** Channel and clan webhook clients (SPEC §4.2, §4.3): browser-safe. */
+/** Channel and clan webhook clients (docs/PROTOCOL.md §7): browser-safe. */
 export { ChannelWebhook, CHANNEL_WEBHOOK_ROUTE } from './channel-webhook.js';
 export { ClanWebhook, CLAN_WEBHOOK_ROUTE } from './clan-webhook.js';
 export { WEBHOOK_CLIENT_DEFAULTS, type WebhookClientOptions } from './options.js';

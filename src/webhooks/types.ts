@@ -30,7 +30,7 @@ export interface WebhookHashtag {
   e: number;
 }
 
-/** The `message` of a channel webhook request (SPEC §4.2). */
+/** The `message` of a channel webhook request (docs/PROTOCOL.md §7.1). */
 export interface ChannelWebhookMessage {
   t: string;
   mk?: WebhookMarkdown[];
@@ -45,7 +45,7 @@ export interface ChannelWebhookBody {
   message: ChannelWebhookMessage;
 }
 
-/** The parsed `content` of a clan webhook request (SPEC §4.3). */
+/** The parsed `content` of a clan webhook request (docs/PROTOCOL.md §7.2). */
 export interface ClanWebhookContent {
   t: string;
   mk?: WebhookMarkdown[];

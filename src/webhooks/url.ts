@@ -51,7 +51,7 @@ function baseOf(origin: string, prefix: string[]): string {
 }
 
 /**
- * Takes a channel webhook URL apart (SPEC §4.2). A URL of another shape is a
+ * Takes a channel webhook URL (`{webhook_url}/webhooks/{channelId}/{token}`) apart. A URL of another shape is a
  * {@link ValidationError} on `url` whose message does not contain the URL.
  */
 export function parseChannelWebhookUrl(url: string): ChannelWebhookTarget {
@@ -62,7 +62,7 @@ export function parseChannelWebhookUrl(url: string): ChannelWebhookTarget {
 }
 
 /**
- * Takes a clan webhook base URL apart (SPEC §4.3): the URL as copied from the
+ * Takes a clan webhook base URL (`{webhook_url}/clanwebhooks/{token}`) apart: the URL as copied from the
  * clan settings, without the user identifier (that is given per message).
  */
 export function parseClanWebhookUrl(url: string): ClanWebhookTarget {

@@ -43,7 +43,7 @@ function checkSize(issues: Issues, path: string, content: Record<string, unknown
 }
 
 /**
- * Checks a channel webhook message (the `message` object of SPEC §4.2). Paths
+ * Checks a channel webhook message (the `message` object of the request, docs/PROTOCOL.md §7.1). Paths
  * are relative to the request body (`message.mentions[0].s`).
  */
 export function validateChannelWebhookMessage(message: unknown, prefix = 'message'): ValidationIssue[] {

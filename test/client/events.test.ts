@@ -112,7 +112,7 @@ const TRIGGERS: { [K in Events]: Trigger<K> } = {
   },
   [Events.DropdownBoxSelected]: async (w, client) => {
     const messageId = await botComponentMessage(w, client);
-    w.emu.as(w.bob.id).selectDropdown(messageId, 'sel-color', ['blue']);
+    w.emu.as(w.bob.id).selectDropdown({ messageId, selectId: 'sel-color', values: ['blue'] });
     return { message_id: messageId, selectbox_id: 'sel-color', user_id: w.bob.id, values: ['blue'] };
   },
   [Events.ChannelCreated]: async (w) => {

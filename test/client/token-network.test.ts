@@ -5,7 +5,8 @@
  * without an advertisement the platform's defaults stay.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, CLIENT_DEFAULTS, resolveConfig, ServiceClient, Session } from '../../src/index.js';
+import { ApiError, CLIENT_DEFAULTS, ServiceClient, Session } from '../../src/index.js';
+import { resolveConfig } from '../../src/client/config.js';
 import { tokenNetworkUrl } from '../../src/client/token-network.js';
 import { authenticate, http } from '../helpers/raw.js';
 import { deadPort, fakeJwt, Tracker } from './support.js';

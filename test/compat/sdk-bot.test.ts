@@ -73,7 +73,7 @@ describeWithSdk('an official SDK bot against the compat emulator', () => {
   it('gets a dropdown selection and answers it', async () => {
     world.as('alice').send(general, '*menu');
     const menu = await bot.report<Ack>('sent', (a) => stored(general, a.message_id)?.content.t === 'Lunch?');
-    world.as('carol').selectDropdown(menu.message_id, 'lunch', ['tacos']);
+    world.as('carol').selectDropdown({ messageId: menu.message_id, selectId: 'lunch', values: ['tacos'] });
     expect(await bot.report('dropdown_box_selected')).toEqual({
       message_id: menu.message_id,
       channel_id: general,

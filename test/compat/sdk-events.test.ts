@@ -51,7 +51,7 @@ describeWithSdk('every on* listener of an official SDK bot', () => {
     });
     world.as('carol').clickButton({ messageId: own.message_id, buttonId: 'yes' });
     expect(await bot.report('message_button_clicked')).toEqual({ message_id: own.message_id, channel_id: general, button_id: 'yes', sender_id: world.bot.id, user_id: id('carol'), extra_data: '' });
-    world.as('carol').selectDropdown(own.message_id, 'pick', ['a']);
+    world.as('carol').selectDropdown({ messageId: own.message_id, selectId: 'pick', values: ['a'] });
     expect(await bot.report('dropdown_box_selected')).toEqual({ message_id: own.message_id, channel_id: general, selectbox_id: 'pick', sender_id: world.bot.id, user_id: id('carol'), values: ['a'] });
   });
 

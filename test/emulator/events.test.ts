@@ -480,7 +480,7 @@ const SCENARIOS: Record<Events, Scenario> = {
   [Events.DropdownBoxSelected]: async (w, gw) => {
     const messageId = await botComponentMessage(w, gw);
     const since = await mark(gw);
-    w.emu.as(w.bob.id).selectDropdown(messageId, 'sel-color', ['blue']);
+    w.emu.as(w.bob.id).selectDropdown({ messageId, selectId: 'sel-color', values: ['blue'] });
     const p = await pushed(gw, Events.DropdownBoxSelected, since);
     expect(p).toEqual({
       message_id: messageId,
@@ -859,7 +859,7 @@ describe('who receives what', () => {
     const bobGw = await open(w.bob, [w.clanA]);
     const messageId = await botComponentMessage(w, botGw);
     w.emu.as(w.alice.id).clickButton({ messageId, buttonId: 'btn-ok' });
-    w.emu.as(w.bob.id).selectDropdown(messageId, 'sel-color', ['red', 'blue']);
+    w.emu.as(w.bob.id).selectDropdown({ messageId, selectId: 'sel-color', values: ['red', 'blue'] });
     expect(await pushed(botGw, Events.MessageButtonClicked)).toMatchObject({ user_id: w.alice.id, extra_data: '' });
     expect(await pushed(botGw, Events.DropdownBoxSelected)).toMatchObject({ user_id: w.bob.id, values: ['red', 'blue'] });
     for (const gw of [aliceGw, bobGw]) {
@@ -871,7 +871,7 @@ describe('who receives what', () => {
     }
     // A button or option that does not exist is refused and announces nothing.
     expect(() => w.emu.as(w.alice.id).clickButton({ messageId, buttonId: 'nope' })).toThrow();
-    expect(() => w.emu.as(w.alice.id).selectDropdown(messageId, 'sel-color', ['green'])).toThrow();
+    expect(() => w.emu.as(w.alice.id).selectDropdown({ messageId, selectId: 'sel-color', values: ['green'] })).toThrow();
     await barrier(botGw);
     expect(botGw.events(Events.MessageButtonClicked)).toHaveLength(1);
     expect(botGw.events(Events.DropdownBoxSelected)).toHaveLength(1);

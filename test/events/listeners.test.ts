@@ -1,6 +1,7 @@
 import { of, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ListenerRegistry, ListenerError, type ClanstreamError, type ListenerRunner } from '../../src/index.js';
+import { ListenerError, type ClanstreamError } from '../../src/index.js';
+import { ListenerRegistry, type ListenerRunner } from '../../src/events/listeners.js';
 
 describe('ListenerRegistry runner', () => {
   it('calls every listener through the runner, with the event name and the ordinal of the listener in the order added', () => {

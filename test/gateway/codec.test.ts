@@ -4,7 +4,8 @@
  * becomes a ProtocolError carrying a short excerpt of the frame.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeFrame, Events, ProtocolError, type ServerFrame } from '../../src/index.js';
+import { Events, ProtocolError } from '../../src/index.js';
+import { decodeFrame, type ServerFrame } from '../../src/gateway/codec.js';
 
 const HELLO = { protocol: 1, heartbeat_interval_ms: 15000, heartbeat_timeout_ms: 45000, max_frame_bytes: 262144, server_time_ms: 1795277644447 };
 

@@ -7,7 +7,8 @@
 import { asyncScheduler } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayConnection, ProtocolError, type ClanstreamError, type ClanstreamEvent } from '../../src/index.js';
+import { ProtocolError, type ClanstreamError, type ClanstreamEvent } from '../../src/index.js';
+import { GatewayConnection } from '../../src/gateway/connection.js';
 import { until } from '../helpers/client.js';
 import { rawText } from '../support/ws-frames.js';
 

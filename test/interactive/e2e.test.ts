@@ -77,7 +77,7 @@ describe('interactive messages end to end', () => {
 
     emu.as(bob.id).clickButton({ messageId: other.message_id, buttonId: 'approve' });
     emu.as(alice.id).clickButton({ messageId: ack.message_id, buttonId: 'approve', extraData: { note: 'looks good 👍' } });
-    emu.as(alice.id).selectDropdown(ack.message_id, 'priority', ['high']);
+    emu.as(alice.id).selectDropdown({ messageId: ack.message_id, selectId: 'priority', values: ['high'] });
     emu.as(bob.id).clickButton({ messageId: ack.message_id, buttonId: 'reject' });
 
     const got = await clicks;
@@ -115,7 +115,7 @@ describe('interactive messages end to end', () => {
     const picked = awaitSelection(client, ack, { timeout: 10_000 });
     emu.as(bob.id).clickButton({ messageId: ack.message_id, buttonId: 'reject' });
     emu.as(alice.id).clickButton({ messageId: ack.message_id, buttonId: 'approve', extraData: '{"note":"ship it"}' });
-    emu.as(bob.id).selectDropdown(ack.message_id, 'priority', ['low']);
+    emu.as(bob.id).selectDropdown({ messageId: ack.message_id, selectId: 'priority', values: ['low'] });
     expect(await clicked).toMatchObject({ button_id: 'approve', user_id: alice.id, form: { note: 'ship it' } });
     expect((await picked).values).toEqual(['low']);
   });

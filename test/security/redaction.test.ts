@@ -50,6 +50,22 @@ describe('errors never carry a token a server quoted', () => {
     expect(credentialsOf({ authorization: 'Bearer short' })).toEqual([]);
   });
 
+  it('SecretRedactor removes a secret cut off at the end of a text (a 123-byte close reason), and only the secret', () => {
+    const redactor = new SecretRedactor();
+    redactor.add(JWT);
+    redactor.add(API_KEY);
+    // A server puts the session token into its close reason; WebSocket keeps the first 123 bytes.
+    const reason = `session ${JWT} refused`.slice(0, 123);
+    expect(reason.length).toBe(123);
+    expect(redactor.holdsSecret(reason)).toBe(true);
+    expect(redactor.redact(reason)).toBe(`session ${REDACTED}`);
+    expect(redactor.redact(`key ${API_KEY.slice(0, 12)}`)).toBe(`key ${REDACTED}`);
+    // Fewer than 8 leading characters, or a start that does not run to the end, is ordinary text.
+    expect(redactor.redact(`key ${API_KEY.slice(0, 7)}`)).toBe(`key ${API_KEY.slice(0, 7)}`);
+    expect(redactor.redact(`key ${API_KEY.slice(0, 12)}, more`)).toBe(`key ${API_KEY.slice(0, 12)}, more`);
+    expect(redactor.holdsSecret('an ordinary reason')).toBe(false);
+  });
+
   it('SecretRedactor.redactError scrubs a reported error in place: message, stack, string fields and fields records', () => {
     const redactor = new SecretRedactor();
     redactor.add(API_KEY);

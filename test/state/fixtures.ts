@@ -3,27 +3,8 @@
  * marbles/store.marbles.ts): every payload complete and typed, with
  * defaults that describe one clan "clan1" with a channel "c1".
  */
-import {
-  ChannelStreamMode,
-  ChannelType,
-  DM_CLAN_ID,
-  Events,
-  RoleEventStatus,
-  Store,
-  TypeMessage,
-  type ApiChannelDescription,
-  type ApiClanDesc,
-  type ApiClanMember,
-  type ApiRole,
-  type ApiUser,
-  type CacheLimits,
-  type ChannelMessage,
-  type ClanstreamError,
-  type EventOf,
-  type EventPayloadMap,
-  type EventRole,
-  type MessageReaction,
-} from '../../src/index.js';
+import { ChannelStreamMode, ChannelType, DM_CLAN_ID, Events, RoleEventStatus, TypeMessage, type ApiChannelDescription, type ApiClanDesc, type ApiClanMember, type ApiRole, type ApiUser, type CacheLimits, type ChannelMessage, type ClanstreamError, type EventOf, type EventPayloadMap, type EventRole, type MessageReaction } from '../../src/index.js';
+import { Store } from '../../src/state/store.js';
 
 export const SELF = 'bot';
 export const CLAN = 'clan1';

@@ -5,7 +5,7 @@
  * valid for whoever holds them.
  */
 import { describe, expect, it } from 'vitest';
-import { MessageWindow } from '../../src/index.js';
+import { MessageWindow } from '../../src/state/message-window.js';
 
 interface Item {
   readonly message_id: string;

@@ -5,7 +5,7 @@
  * store relies on that to keep its state when an event changes nothing).
  */
 import { describe, expect, it } from 'vitest';
-import { PersistentMap } from '../../src/index.js';
+import { PersistentMap } from '../../src/state/persistent-map.js';
 import { newEditToken } from '../../src/state/edit-token.js';
 
 const range = (n: number, prefix = 'k') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);

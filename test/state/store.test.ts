@@ -7,20 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ClientRuntime, type RuntimeDeps } from '../../src/client/runtime.js';
-import {
-  ChannelStreamMode,
-  ChannelType,
-  DM_CLAN_ID,
-  Events,
-  INITIAL_STATE,
-  InMemoryMessageStore,
-  ProtocolError,
-  RoleEventStatus,
-  TypeMessage,
-  type ClientState,
-  type RoleEvent,
-  type Store,
-} from '../../src/index.js';
+import { ChannelStreamMode, ChannelType, DM_CLAN_ID, Events, InMemoryMessageStore, ProtocolError, RoleEventStatus, TypeMessage, type ClientState, type RoleEvent } from '../../src/index.js';
+import { INITIAL_STATE } from '../../src/state/client-state.js';
+import type { Store } from '../../src/state/store.js';
 import {
   addClanUser,
   apiRole,

@@ -7,15 +7,8 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientRuntime, type RuntimeDeps } from '../../src/client/runtime.js';
-import {
-  ApiError,
-  ChannelType,
-  InMemoryMessageStore,
-  Store,
-  ValidationError,
-  VOICE_USER_LIST_DEFAULTS,
-  type ApiChannelDescription,
-} from '../../src/index.js';
+import { ApiError, ChannelType, InMemoryMessageStore, ValidationError, VOICE_USER_LIST_DEFAULTS, type ApiChannelDescription } from '../../src/index.js';
+import { Store } from '../../src/state/store.js';
 import { until } from '../helpers/client.js';
 import { loggedIn, rejection, requests, setClanNick, Tracker } from './support.js';
 

@@ -107,7 +107,7 @@ describe('createDMchannel', () => {
     expect(requests(w, 'POST', '/v2/dm')).toHaveLength(1);
   });
 
-  it('an empty user id is a ValidationError; an unknown user resolves null (SPEC §7), after the server said 404', async () => {
+  it('an empty user id is a ValidationError; an unknown user resolves null, after the server said 404', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     expect(await rejection(client.createDMchannel(''))).toBeInstanceOf(ValidationError);

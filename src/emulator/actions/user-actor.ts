@@ -37,6 +37,16 @@ export interface ButtonClickInput {
   extraData?: string | Record<string, unknown>;
 }
 
+/** A choice through `emu.as(userId).selectDropdown`: named, like a click, so the two ids cannot be swapped unseen. */
+export interface DropdownSelectInput {
+  /** The message the select is on. */
+  messageId: string;
+  /** The select's id (`SelectBuilder.setId`). */
+  selectId: string;
+  /** The option values picked. */
+  values: string[];
+}
+
 /** A reaction added (or removed) through `emu.as(userId).react`. */
 export interface ReactionInput {
   emoji: string;
@@ -62,6 +72,7 @@ export function locateMessage(ctx: PlatformContext, messageId: string): MessageR
  * access, validation), and returns what was stored.
  */
 export class UserActor {
+  /** @internal */
   constructor(
     private readonly ctx: PlatformContext,
     readonly userId: string,
@@ -138,9 +149,16 @@ export class UserActor {
     return clickButton(this.ctx, this.userId, click.messageId, click.buttonId, click.extraData);
   }
 
-  /** Picks options of a select on a message this user can see; `dropdown_box_selected` reaches the message's sender. Throws on a value that is not an option. */
-  selectDropdown(messageId: string, selectboxId: string, values: string[]): DropdownBoxSelected {
-    return selectDropdown(this.ctx, this.userId, messageId, selectboxId, values);
+  /**
+   * Picks options of a select on a message this user can see; `dropdown_box_selected` reaches the
+   * message's sender. Throws on a value that is not an option.
+   *
+   * ```ts
+   * world.as('bob').selectDropdown({ messageId: menu.message_id, selectId: 'lunch', values: ['tacos'] });
+   * ```
+   */
+  selectDropdown(choice: DropdownSelectInput): DropdownBoxSelected {
+    return selectDropdown(this.ctx, this.userId, choice.messageId, choice.selectId, choice.values);
   }
 
   /** Sends a direct message, opening the DM channel of the two users (silently) on first use. */

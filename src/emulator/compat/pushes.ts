@@ -85,7 +85,7 @@ export function channelDescription(world: World, channel: ApiChannelDescription)
 type Translators = { [K in Events]: (payload: EventPayloadMap[K], world: World) => EnvelopeMessage };
 
 /**
- * One translation per event: the world's payload (FIELD-NOTES names, JSON
+ * One translation per event: the world's payload (clanstream's field names, JSON
  * types) to the production message. Message parts travel as JSON text and
  * times as both seconds and timestamps, as production sends them.
  */

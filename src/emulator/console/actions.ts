@@ -43,7 +43,7 @@ export function performAction(port: ConsolePort, action: ConsoleAction): unknown
   const actor = port.as(action.userId);
   return action.kind === 'click'
     ? actor.clickButton({ messageId: action.messageId, buttonId: action.buttonId, extraData: action.form ?? '' })
-    : actor.selectDropdown(action.messageId, action.selectId, action.values);
+    : actor.selectDropdown({ messageId: action.messageId, selectId: action.selectId, values: action.values });
 }
 
 const SERVICES = new Set(['prover', 'ledger']);

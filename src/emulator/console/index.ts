@@ -31,8 +31,9 @@ export { CONSOLE_API } from './api.js';
 export type * from './contract.js';
 export type { ConsolePort } from './port.js';
 export { isLoopbackAddress, isLoopbackHost, exposureWarning } from './remote-access.js';
-export { StaticPages, type StaticAsset, type AssetSource } from './static-pages.js';
+export { StaticPages, type StaticAsset, type AssetSource, type PageHandler } from './static-pages.js';
 
+/** Where the web console serves its page, script, the library's browser bundle and the seeded accounts. */
 export const CONSOLE_PATHS = { page: '/', app: '/console/app.js', bundle: '/console/clanstream.js', accounts: '/console/accounts' } as const;
 
 export interface WebConsoleOptions {

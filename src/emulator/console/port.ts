@@ -50,7 +50,7 @@ export interface PortTransfer {
 /** What a user can do to a message through the console. */
 export interface PortActor {
   clickButton(click: { messageId: string; buttonId: string; extraData?: string | Record<string, unknown> }): unknown;
-  selectDropdown(messageId: string, selectboxId: string, values: string[]): unknown;
+  selectDropdown(choice: { messageId: string; selectId: string; values: string[] }): unknown;
 }
 
 /** The emulator, as the console sees it. */

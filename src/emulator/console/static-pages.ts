@@ -16,9 +16,9 @@ export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean
 /**
  * Pages the emulator serves on GET and HEAD before its API routes: the web
  * console at `/` (see ./index.ts), and whatever an example or a test
- * adds with {@link add}. Handlers added with {@link use} see every request
+ * adds with {@link StaticPages.add}. Handlers added with {@link StaticPages.use} see every request
  * first (the console's API and its loopback check). Paths are matched exactly; everything else falls
- * through to the API. Set {@link enabled} to false to serve none of them.
+ * through to the API. Set {@link StaticPages.enabled} to false to serve none of them.
  */
 export class StaticPages {
   /** When false, no page is served (the API answers every path). */
@@ -39,6 +39,7 @@ export class StaticPages {
     return this;
   }
 
+  /** Stops serving `path`; false when nothing was served there. */
   remove(path: string): boolean {
     return this.#pages.delete(path);
   }

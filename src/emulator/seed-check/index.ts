@@ -9,7 +9,7 @@ import type { WorldSeed } from '../seed.js';
 import { SchemaValidator, type JsonSchema, type SchemaIssue } from './json-schema.js';
 import { referenceIssues } from './references.js';
 
-export type { JsonSchema, SchemaIssue } from './json-schema.js';
+export type { JsonSchema, JsonType, SchemaIssue } from './json-schema.js';
 
 /** The seed format as JSON Schema: the same object as the shipped schemas/world-seed.schema.json. */
 export const WORLD_SEED_SCHEMA: JsonSchema = schema as JsonSchema;

@@ -24,7 +24,8 @@ export interface JsonSchema {
   $defs?: Record<string, JsonSchema>;
 }
 
-type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
+/** A value type a schema names. */
+export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
 
 /** One thing wrong, at a path such as `clans[0].channels[1].type`. */
 export interface SchemaIssue {

@@ -46,6 +46,23 @@ export function parseCommand<M extends { content?: { t?: string } }>(message: M,
  * Turns messages whose text starts with `prefix` into {@link CommandInvocation}s;
  * other messages are dropped, and so are edits and deletions unless
  * `edits` is set (an edit must not run a command twice).
+ *
+ * @example
+ * ```ts
+ * import { filter, mergeMap } from 'rxjs';
+ * import { command, Events, notFromSelf, type ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * client
+ *   .stream(Events.ChannelMessage)
+ *   .pipe(
+ *     notFromSelf(client),
+ *     command('*'), // "*roll 2 6" → { name: 'roll', args: ['2', '6'], rest: '2 6', message }
+ *     filter((cmd) => cmd.name === 'roll'),
+ *     mergeMap((cmd) => client.replyTo(cmd.message, `rolling ${cmd.args.join('d')}`)),
+ *   )
+ *   .subscribe();
+ * ```
  */
 export function command<M extends { content?: { t?: string }; code?: number } = ChannelMessage>(prefix = '*', options: CommandOptions = {}): OperatorFunction<M, CommandInvocation<M>> {
   const allowed = options.edits ? EDIT_CODES : NEW_CODES;

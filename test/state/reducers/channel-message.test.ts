@@ -8,8 +8,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChannelStreamMode, DM_CLAN_ID, Events, INITIAL_STATE, TypeMessage, type ChannelMessage, type ClientState, type StoreAction } from '../../../src/index.js';
-import type { ReduceContext } from '../../../src/state/actions.js';
+import { ChannelStreamMode, DM_CLAN_ID, Events, TypeMessage, type ChannelMessage, type ClientState } from '../../../src/index.js';
+import type { ReduceContext, StoreAction } from '../../../src/state/actions.js';
+import { INITIAL_STATE } from '../../../src/state/client-state.js';
 import { newEditToken } from '../../../src/state/edit-token.js';
 import { reduce, reduceEach } from '../../../src/state/reducer.js';
 import { CHANNEL, CLAN, channelDesc, clanDesc, dmDesc, ev, member, message, SELF } from '../fixtures.js';
