@@ -16,7 +16,8 @@
  * `ws` socket sending the same frames with cids and waiting for each ack,
  * keeping as many in flight as the outbox's `maxInFlight` — both against the
  * same bench server (worker thread; it acknowledges at once and stores
- * nothing). Target: at least 0.7 of the baseline.
+ * nothing). Target: at least 0.8 of the baseline. One more outbox run after
+ * the rounds is profiled (CPU, main thread) for the report.
  *
  * Settings (environment): BENCH_OUTBOX_SECONDS (20), BENCH_OUTBOX_SENDS (50000),
  * BENCH_OUTBOX_ROUNDS (7; runs of a loaded 2-core machine vary by ±15%), BENCH_OUTBOX_PARTS (`paced,unlimited`).
@@ -29,10 +30,11 @@ import type { BenchResult } from './run.js';
 import { BENCH_CLAN_ID, CHANNEL_IDS } from './support/channel-message-frames.js';
 import { benchClientConfig, envInt, fmtInt, fmtRate, load, median, rate, settle, verdictAtLeast } from './support/inbound-harness.js';
 import type { BenchServerHandle } from './support/bench-server.js';
+import { profiled, profileLine, type ProfileSummary } from './support/profile.js';
 import { startBenchServerInWorker } from './support/worker-server.js';
 
 const PACED_TARGET = 0.98;
-const UNLIMITED_TARGET = 0.7;
+const UNLIMITED_TARGET = 0.8;
 const SECONDS = envInt('BENCH_OUTBOX_SECONDS', 20);
 const SENDS = envInt('BENCH_OUTBOX_SENDS', 50_000);
 const ROUNDS = envInt('BENCH_OUTBOX_ROUNDS', 7);
@@ -208,36 +210,37 @@ async function rawRun(server: BenchServerHandle, count: number, concurrency: num
 }
 
 /** A logged-in client with the limit off: `count` sends through the outbox, kept up to `ahead` queued by a producer. */
-async function outboxRun(server: BenchServerHandle, count: number, ahead = 1_000): Promise<{ ms: number; ordered: boolean; maxInFlight: number }> {
+async function outboxRun(server: BenchServerHandle, count: number, ahead = 1_000, profile = false): Promise<{ ms: number; ordered: boolean; maxInFlight: number; profile?: ProfileSummary }> {
   const client = new ServiceClient(benchClientConfig(server, { outbox: { ratePerSecond: null } }));
   try {
     await client.login();
     const outbox = client.outbox;
+    // Read at each ack (most in flight is when an ack arrives), not through stats$: a subscriber would cost the outbox work per send.
     let maxInFlight = 0;
-    const statsSub = outbox.stats$.subscribe((s) => (maxInFlight = Math.max(maxInFlight, s.inFlight)));
     let enqueued = 0;
     let acked = 0;
     let ordered = true;
     let lastAcked = -1;
     let lastId = 0n;
-    const started = performance.now();
-    const ended = await new Promise<number>((resolve, reject) => {
+    const timed = () => new Promise<number>((resolve, reject) => {
+      const started = performance.now();
       const enqueueOne = () => {
         const i = enqueued++;
         outbox.enqueue('channel_message_send', sendPayload(i)).then((ack) => {
+          if (acked % 64 === 0) maxInFlight = Math.max(maxInFlight, outbox.current.inFlight);
           const id = BigInt(ack.message_id);
           if (i !== lastAcked + 1 || id <= lastId) ordered = false;
           lastAcked = i;
           lastId = id;
           acked += 1;
-          if (acked === count) resolve(performance.now());
+          if (acked === count) resolve(performance.now() - started);
           else if (enqueued < count) enqueueOne();
         }, reject);
       };
       for (let k = 0; k < Math.min(ahead, count); k++) enqueueOne();
     });
-    statsSub.unsubscribe();
-    return { ms: ended - started, ordered, maxInFlight };
+    const run = profile ? await profiled(timed) : { result: await timed(), profile: undefined };
+    return { ms: run.result, ordered, maxInFlight, ...(run.profile ? { profile: run.profile } : {}) };
   } finally {
     client.destroy();
   }
@@ -265,6 +268,8 @@ async function unlimited(): Promise<BenchResult> {
       maxInFlight = Math.max(maxInFlight, out.maxInFlight);
       console.log(`  unlimited round ${round + 1}: raw ${fmtRate(rate(SENDS, raw.ms), 'acks/s')}, outbox ${fmtRate(rate(SENDS, out.ms), 'acks/s')} (load ${load()})`);
     }
+    await settle();
+    const outboxProfile = (await outboxRun(server, SENDS, 1_000, true)).profile!;
     const stats = await server.stats();
     const baseline = rate(SENDS, median(rawMs));
     const outbox = rate(SENDS, median(outboxMs));
@@ -273,7 +278,7 @@ async function unlimited(): Promise<BenchResult> {
     const runs = (ms: number[]) => ms.map((m) => fmtRate(rate(SENDS, m), 'acks/s')).join(', ');
     const body = [
       `Workload: ${fmtInt(SENDS)} \`channel_message_send\` requests per run (short text, one of four channels) to a bench server on a worker thread that acknowledges each at once (\`channel_message_ack\`, nothing stored or pushed back). Runs alternate (raw, outbox) × ${ROUNDS} after a ${fmtInt(WARMUP)}-send warm-up of each; medians; timed from the first send to the last ack.`,
-      `clanstream: a logged-in client with \`outbox: { ratePerSecond: null }\` (maxInFlight ${concurrency}, the default; most in flight observed: ${maxInFlight}); a producer keeps up to 1,000 sends queued through \`client.outbox.enqueue\` (each gets an idempotency key; each ack resolves its promise). Baseline: a bare \`ws\` socket sending the same frames with cids (and an idempotency key), ${concurrency} in flight, each ack parsed and matched by cid before the next send.`,
+      `clanstream: a logged-in client with \`outbox: { ratePerSecond: null }\` (maxInFlight ${concurrency}, the default; most in flight, sampled every 64 acks: ${maxInFlight}); a producer keeps up to 1,000 sends queued through \`client.outbox.enqueue\` (each gets an idempotency key; each ack resolves its promise). Baseline: a bare \`ws\` socket sending the same frames with cids (and an idempotency key), ${concurrency} in flight, each ack parsed and matched by cid before the next send.`,
       '',
       '| Sender | Median | Per send | Runs |',
       '|---|---|---|---|',
@@ -281,6 +286,9 @@ async function unlimited(): Promise<BenchResult> {
       `| clanstream outbox, limit off | ${fmtRate(outbox, 'acks/s')} | ${(1e6 / outbox).toFixed(2)} µs | ${runs(outboxMs)} |`,
       '',
       `Ratio outbox / baseline (of the medians): **${ratio.toFixed(2)}**; median of the per-round ratios: ${paired.toFixed(2)}. Target: ≥ ${UNLIMITED_TARGET} — ${verdictAtLeast(ratio, UNLIMITED_TARGET)}. Acks in send order on both sides: ${allOrdered ? 'yes' : 'NO'}; sends acknowledged by the server: ${fmtInt(stats.sends)}.`,
+      '',
+      `Where the outbox's time goes (CPU profile of one more run, main thread, self time as a share of the non-idle samples): ${profileLine(outboxProfile)}.`,
+      '',
       `Load average at the start: ${loadAtStart.toFixed(2)}, at the end (1, 5, 15 min): ${load()} (${availableParallelism()} cores).`,
       '',
       'Run it: `npm run bench -- outbox` (only this part: `BENCH_OUTBOX_PARTS=unlimited npm run bench -- outbox`).',

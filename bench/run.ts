@@ -64,5 +64,7 @@ const report = [
   ...summary,
   ...(sections.length === 0 ? ['No benchmarks are defined yet.'] : sections.flatMap((s) => [`## ${s.title}`, '', s.body.trim(), ''])),
 ].join('\n');
+// Every target, met or missed, also on the console.
+if (checks.length > 0) console.log(`\n${summary.join('\n')}`);
 if (only.length === 0) writeFileSync(join(dir, '..', 'BENCHMARKS.md'), `${report}\n`);
 else console.log('\n(partial run: BENCHMARKS.md left unchanged)');

@@ -151,6 +151,19 @@ function networkReason(error: unknown): string {
   return 'the server could not be reached';
 }
 
+/**
+ * Response bodies: JSON, else the text as it came (an error page from a proxy). Plain JSON.parse rather
+ * than ofetch's default (destr), which first runs two regular expressions over the whole body; a
+ * "__proto__" key of parsed JSON is an own property, never the prototype.
+ */
+function parseJsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 function queryString(query: RequestSpec['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -235,6 +248,7 @@ export class HttpRequester {
 
   private attempt<T>(spec: RequestSpec, target: RequestTarget): Observable<T> {
     const controller = new AbortController();
+    let settled = false;
     const url = `${target.baseUrl}${spec.path}${queryString(spec.query)}`;
     const send = this.fetcher
       .raw(url, {
@@ -244,10 +258,18 @@ export class HttpRequester {
         signal: controller.signal,
         retry: false,
         ignoreResponseError: true,
+        parseResponse: parseJsonOrText,
       })
-      .catch((error: unknown) => {
-        throw new ApiError({ status: 0, code: 'network_error', message: networkReason(error), route: spec.route });
-      });
+      .then(
+        (response) => {
+          settled = true;
+          return response;
+        },
+        (error: unknown) => {
+          settled = true;
+          throw new ApiError({ status: 0, code: 'network_error', message: networkReason(error), route: spec.route });
+        },
+      );
     return from(send).pipe(
       timeout({
         first: this.options.timeoutMs,
@@ -260,8 +282,11 @@ export class HttpRequester {
         const error = errorFromResponse(spec.route, response.status, response._data, wait, [...credentialsOf(target.headers), ...(target.secrets ?? [])]);
         throw this.options.redactor ? this.options.redactor.redactError(error) : error;
       }),
-      // Unsubscribing (a timeout, or the caller giving up) aborts the request rather than leaving it running.
-      finalize(() => controller.abort()),
+      // Unsubscribing before the response (a timeout, or the caller giving up) aborts the request rather than
+      // leaving it running. One that has its response needs no abort (each makes an AbortError with a stack).
+      finalize(() => {
+        if (!settled) controller.abort();
+      }),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { BehaviorSubject, defer, from, map, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, from, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -39,13 +39,9 @@ import { ErrorReporter } from './error-reporter.js';
 import { CachedSurface } from './cached-surface.js';
 import { InboundPipeline } from './inbound-pipeline.js';
 import { createManagers, type Managers } from './managers.js';
+import { notLoggedIn, outboxTransport } from './outbox-transport.js';
 import { moveSocketTo, refreshBeforeExpiry } from './session-upkeep.js';
 import { tokenNetworkUrl } from './token-network.js';
-
-/** Why an action is refused before `login()`. */
-function notLoggedIn(op: string): ClosedError {
-  return new ClosedError(op, 'the client is not logged in: call login() first');
-}
 
 /** What `login()` resolves with once the first connection is ready. */
 export const LOGIN_RESULT = 'ready' as const;
@@ -142,11 +138,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       this.#messageStore,
     );
     this.#outbox = new Outbox(
-      {
-        ready$: this.#status.pipe(map((status) => status === 'ready')),
-        request$: (op, payload, timeoutMs) => defer(() => this.managers().connection.request$(op, payload as never, timeoutMs)),
-        rateLimited: (op, waitMs) => this.#debug.sink({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'gateway', route: op, waitMs }),
-      },
+      outboxTransport(this.#status, () => this.#managers?.connection, this.#debug),
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,
     );
@@ -154,14 +146,6 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
     this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink);
-    const depth = { queued: 0, inFlight: 0 };
-    this.#outbox.stats$.subscribe(({ queued, inFlight }) => {
-      // Only a change of depth is news (the counters of settled actions change too); numbers, not text: this runs per send.
-      if (queued === depth.queued && inFlight === depth.inFlight) return;
-      depth.queued = queued;
-      depth.inFlight = inFlight;
-      if (this.#debug.wants('outbox')) this.#debug.sink({ topic: 'outbox', type: 'outbox_depth', queued, inFlight });
-    });
     this.#membership = new ClanMembership({
       clientId: () => this.clientId,
       api: () => this.api,

@@ -18,10 +18,8 @@ import {
   tap,
   throwError,
   timer,
-  type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import type { DebugSink } from '../debug/records.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
@@ -29,11 +27,10 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
 import { backoffDelay } from '../util/backoff.js';
-import type { SecretRedactor } from '../util/redact.js';
-import { checkWait, type WaitRange } from '../util/wait-limits.js';
+import { checkWait } from '../util/wait-limits.js';
 import { decodeFrame } from './codec.js';
+import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
 import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
 import {
@@ -48,74 +45,10 @@ import {
 } from './protocol.js';
 import { PendingRequests } from './pending-requests.js';
 import { RenewalPacing } from './renewal-pacing.js';
-import { replyProblem } from './reply-checks.js';
-import { openTransport, type Transport, type TransportSignal, type WebSocketLike } from './transport.js';
+import { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester } from './connection-options.js';
+import { openTransport, type Transport } from './transport.js';
 
-/** Bounds on what the server decides for a connection. */
-export const GATEWAY_LIMITS = {
-  /**
-   * `retry_after_ms` of a `rate_limited` reply: a value that is not a number or below the minimum is reported and
-   * replaced; one above the outbox's `maxRetryAfterMs` fails the action there with a RateLimitError.
-   */
-  retryAfterMs: { minMs: 1, maxMs: Number.MAX_SAFE_INTEGER, fallbackMs: 1_000 } satisfies WaitRange,
-  /** An event further ahead than this is numbering gone wrong, not a gap a resume could replay. */
-  maxSeqJump: 100_000,
-  /** A token renewal (refresh, or authenticating again) this soon after the previous one backs off before reconnecting. */
-  renewalCalmMs: 30_000,
-} as const;
-
-/** A gateway session to resume, and the sequence number of the last event already handled. */
-export interface ResumePoint {
-  readonly sessionId: string;
-  readonly seq: number;
-}
-
-/** Settings of a gateway connection. */
-export interface GatewayConnectionOptions {
-  /**
-   * Resume this session on the first connection instead of starting one
-   * (e.g. a standby taking over from a process that died): the server
-   * replays what came after `seq`. When it cannot, a fresh session starts
-   * and the `resync` event says why.
-   */
-  resumeFrom?: ResumePoint;
-  /** The logged-in user: a session resumed without a `start` on this connection learns it here. */
-  userId?: () => string | undefined;
-  /** URL of the next attempt, token included; read at each attempt so a refreshed token is used. */
-  url: () => string;
-  /** Opens a socket (a test double in marble tests). */
-  transport?: (url: string) => Observable<TransportSignal>;
-  WebSocket?: WebSocketLike;
-  scheduler: SchedulerLike;
-  /** Source of reconnect jitter, [0, 1). */
-  random: () => number;
-  reconnect: { baseMs: number; capMs: number; maxAttempts: number; loginAttempts: number };
-  heartbeatTimeoutMs: number;
-  requestTimeoutMs: number;
-  /** Runs after a fresh session starts and before the connection counts as ready (e.g. clan joins). */
-  onFreshSession?: (request: HandshakeRequester) => Promise<unknown>;
-  /** After a session was lost: fetch state again. The `resync` event follows. */
-  onResync?: (reason: string) => Promise<unknown>;
-  /** Gets a new session token (close 4004). An {@link AuthenticationError} stops the connection. */
-  refreshToken: () => Promise<unknown>;
-  /**
-   * Authenticates afresh (with the API key) after the server refused the
-   * token outright (close 4003, e.g. a server that restarted with new signing
-   * keys). Tried once per outage; without it, 4003 is fatal.
-   */
-  reauthenticate?: () => Promise<unknown>;
-  /** Every event, in order, once each. */
-  deliver: (event: ClanstreamEvent) => void;
-  /** Errors that do not stop the connection. */
-  report: (error: ClanstreamError) => void;
-  /** Removes the client's secrets from what a server said (error replies, close reasons) before any caller sees it. */
-  redactor?: SecretRedactor;
-  /** Receives debug events: attempts, close codes, resumes, waits (the client redacts and prints them). */
-  debug?: DebugSink;
-}
-
-/** Sends a request before the connection counts as ready (only during a fresh session's setup). */
-export type HandshakeRequester = <K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>) => Promise<GatewayReplyPayload<K>>;
+export { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './connection-options.js';
 
 /** Why one connection attempt ended. */
 class AttemptEnded extends Error {
@@ -160,6 +93,8 @@ export class GatewayConnection {
   readonly stopped$: Observable<ClanstreamError> = this.fatal$.pipe(filter((error) => !(error instanceof ClosedError)));
   private reauthenticated = false;
   private readonly renewals: RenewalPacing;
+  /** `options.report`, called with the options as `this` (made once, handed to every reply). */
+  private readonly reportProblem = (error: ClanstreamError): void => this.options.report(error);
   /** A resync started by numbering gone wrong is running: another is not started on top of it. */
   private renumberResync: Promise<void> | undefined;
 
@@ -249,21 +184,34 @@ export class GatewayConnection {
   }
 
   /**
+   * Sends a request on a ready connection and tells `handler` once: `next` with its reply payload, or
+   * `error` (a GatewayError refusal, a TimeoutError, a ConnectionError when the socket goes first).
+   * The same as subscribing to `request$`, without an Observable and a subscriber per request (the
+   * outbox sends one per message); the handle it returns stops waiting.
+   */
+  send<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, handler: ReplyHandler): { unsubscribe(): void } {
+    return this.register(op, payload, timeoutMs, false, REPLY_OP[op], handler) ?? NOT_SENT;
+  }
+
+  /**
    * Sends on subscribe and emits the reply: its payload when `expect` names the reply op (any
    * other op is a ProtocolError), else `{op, payload}`. The check happens where the reply is
-   * matched, with no operator per request: the outbox sends one of these per action.
+   * matched, with no operator per request.
    */
   private open$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined): Observable<unknown> {
-    return new Observable<unknown>((subscriber) => {
-      const transport = this.transport;
-      if (!transport || (!duringHandshake && !this.ready)) {
-        subscriber.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
-        return undefined;
-      }
-      const cid = this.pending.add(op, expect, subscriber, timeoutMs);
-      transport.send(JSON.stringify({ cid, [op]: payload }));
-      return () => this.pending.delete(cid);
-    });
+    return new Observable<unknown>((subscriber) => this.register(op, payload, timeoutMs, duringHandshake, expect, subscriber));
+  }
+
+  /** Sends a request and waits for its reply; undefined when it could not be sent (`handler` was told why). */
+  private register(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined, handler: ReplyHandler): PendingRequest | undefined {
+    const transport = this.transport;
+    if (!transport || (!duringHandshake && !this.ready)) {
+      handler.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
+      return undefined;
+    }
+    const request = this.pending.add(op, expect, handler, timeoutMs);
+    transport.send(JSON.stringify({ cid: request.cid, [op]: payload }));
+    return request;
   }
 
   // ---------------- the connection loop ----------------
@@ -370,23 +318,9 @@ export class GatewayConnection {
         keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
         return;
       }
-      case 'reply': {
-        const pending = this.pending.get(frame.cid);
-        if (!pending) return; // a reply we stopped waiting for
-        this.pending.delete(frame.cid);
-        const problem = pending.expect === undefined || frame.op === pending.expect ? replyProblem(frame.op, frame.payload) : undefined;
-        if (problem !== undefined) {
-          // A malformed acknowledgement is not a success: the request fails, and the error stream hears of it.
-          const malformed = new ProtocolError(`${pending.op} was answered with a malformed ${frame.op}: ${problem}`, text);
-          this.options.report(malformed);
-          return pending.subscriber.error(malformed);
-        }
-        if (pending.expect === undefined) pending.subscriber.next({ op: frame.op, payload: frame.payload });
-        else if (frame.op === pending.expect) pending.subscriber.next(frame.payload);
-        else return pending.subscriber.error(new ProtocolError(`${pending.op} was answered with ${frame.op}`));
-        pending.subscriber.complete();
-        return;
-      }
+      case 'reply':
+        // A malformed acknowledgement fails its request, and the error stream hears of it.
+        return this.pending.answer(frame.cid, frame.op, frame.payload, text, this.reportProblem);
       case 'error': {
         const pending = frame.cid === undefined ? undefined : this.pending.get(frame.cid);
         const given = frame.error;
@@ -402,8 +336,7 @@ export class GatewayConnection {
           this.options.report(error);
           return;
         }
-        this.pending.delete(frame.cid!);
-        pending.subscriber.error(error);
+        this.pending.fail(frame.cid!, error);
         return;
       }
     }

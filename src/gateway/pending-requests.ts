@@ -1,16 +1,8 @@
-import type { SchedulerLike, Subscriber, Subscription } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
+import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-
-/** A request sent on the socket and waiting for its reply. */
-export interface PendingRequest {
-  readonly op: string;
-  /** The reply op the caller expects; undefined when it reads the op itself. */
-  readonly expect: string | undefined;
-  readonly subscriber: Subscriber<unknown>;
-  /** scheduler.now() after which the request times out. */
-  readonly deadline: number;
-  readonly timeoutMs: number;
-}
+import { PendingRequest, type ReplyHandler } from './pending-request.js';
+import { replyProblem } from './reply-checks.js';
 
 /**
  * The requests of a gateway connection waiting for their replies, by `cid`,
@@ -25,13 +17,14 @@ export class PendingRequests {
 
   constructor(private readonly scheduler: SchedulerLike) {}
 
-  /** Registers a request; returns its cid. */
-  add(op: string, expect: string | undefined, subscriber: Subscriber<unknown>, timeoutMs: number): string {
+  /** Registers a request; the request it returns is also its sender's handle to stop waiting. */
+  add(op: string, expect: string | undefined, handler: ReplyHandler, timeoutMs: number): PendingRequest {
     const cid = String(this.nextCid++);
     const deadline = this.scheduler.now() + timeoutMs;
-    this.pending.set(cid, { op, expect, subscriber, deadline, timeoutMs });
+    const request = new PendingRequest(this, cid, op, expect, handler, deadline, timeoutMs);
+    this.pending.set(cid, request);
     this.arm(deadline);
-    return cid;
+    return request;
   }
 
   /** The request of a cid, without removing it. */
@@ -46,12 +39,42 @@ export class PendingRequests {
     if (this.pending.size === 0) this.disarm();
   }
 
+  /**
+   * Gives a reply to the request it answers: its payload when the request expects that op (any other op is
+   * a ProtocolError), else `{op, payload}`. A reply without the fields the client reads is not a success:
+   * `report` hears of it (with `text`, the frame), then the request fails with the same ProtocolError.
+   */
+  answer(cid: string, op: string, payload: unknown, text: string, report: (error: ProtocolError) => void): void {
+    const request = this.pending.get(cid);
+    if (!request) return; // a reply we stopped waiting for
+    this.delete(cid);
+    const { handler, expect } = request;
+    const problem = expect === undefined || op === expect ? replyProblem(op, payload) : undefined;
+    if (problem !== undefined) {
+      const malformed = new ProtocolError(`${request.op} was answered with a malformed ${op}: ${problem}`, text);
+      report(malformed);
+      return handler.error(malformed);
+    }
+    if (expect === undefined) handler.next({ op, payload });
+    else if (op === expect) handler.next(payload);
+    else return handler.error(new ProtocolError(`${request.op} was answered with ${op}`));
+    handler.complete?.();
+  }
+
+  /** Fails one request with `error` (the server refused it). */
+  fail(cid: string, error: unknown): void {
+    const request = this.pending.get(cid);
+    if (!request) return;
+    this.delete(cid);
+    request.handler.error(error);
+  }
+
   /** Fails every request with `error` (the socket was lost). */
   failAll(error: unknown): void {
     this.disarm();
     for (const [cid, request] of [...this.pending]) {
       this.pending.delete(cid);
-      request.subscriber.error(error);
+      request.handler.error(error);
     }
   }
 
@@ -78,7 +101,7 @@ export class PendingRequests {
     for (const [cid, request] of [...this.pending]) {
       if (request.deadline <= now) {
         this.pending.delete(cid);
-        request.subscriber.error(new TimeoutError(`gateway ${request.op}`, request.timeoutMs));
+        request.handler.error(new TimeoutError(`gateway ${request.op}`, request.timeoutMs));
       } else if (request.deadline < next) next = request.deadline;
     }
     if (next !== Infinity) this.arm(next);

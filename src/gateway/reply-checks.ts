@@ -9,11 +9,11 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
-/** The first of `keys` that is not a non-empty string, named in a message. */
+/** The first of `keys` that is not a non-empty string, named in a message (a loop: this runs per acknowledgement). */
 function texts(...keys: string[]): Check {
   return (payload) => {
-    const bad = keys.find((key) => !isText(payload[key]));
-    return bad === undefined ? undefined : `${bad} is not a non-empty string`;
+    for (const key of keys) if (!isText(payload[key])) return `${key} is not a non-empty string`;
+    return undefined;
   };
 }
 

@@ -1,4 +1,4 @@
-import { BehaviorSubject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, type Observable, type SchedulerLike, type Subscription, type Unsubscribable } from 'rxjs';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -6,6 +6,7 @@ import { QueueFullError } from '../errors/queue-full-error.js';
 import { RateLimitError } from '../errors/rate-limit-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { type GatewayReplyPayload, type GatewayRequestOp, type GatewayRequestPayload } from '../gateway/protocol.js';
+import type { ReplyHandler } from '../gateway/pending-request.js';
 import { TokenBucket } from './rate-limiter.js';
 
 /** How the outbox paces and bounds what it sends. */
@@ -68,22 +69,50 @@ export interface OutboxTransport {
    * the action on any other error (such as a TimeoutError after `timeoutMs`).
    */
   request$(op: GatewayRequestOp, payload: unknown, timeoutMs: number): Observable<unknown>;
+  /**
+   * The same as subscribing to `request$(op, payload, timeoutMs)` with `handler`, when the transport
+   * can do it without an Observable per request (the gateway connection can); the returned handle
+   * stops waiting. Optional: without it, the outbox subscribes to `request$`.
+   * @internal
+   */
+  send?(op: GatewayRequestOp, payload: unknown, timeoutMs: number, handler: ReplyHandler): Unsubscribable;
   /** Told when a `rate_limited` reply holds the outbox for `waitMs` (debug output). */
   rateLimited?(op: GatewayRequestOp, waitMs: number): void;
+  /** Told when the number of actions waiting or in flight changes (debug output); no snapshot is made for it. */
+  depthChanged?(queued: number, inFlight: number): void;
 }
 
-interface Entry {
-  readonly seq: number;
-  readonly op: GatewayRequestOp;
-  readonly payload: unknown;
-  readonly resolve: (reply: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  attempt: Subscription | undefined;
-  rateLimited: number;
-  /** scheduler.now() when it was queued: it fails once it has waited `maxWaitMs`. */
-  readonly queuedAt: number;
+/** What an action's reply or failure goes to (one object per outbox, not a closure per action). */
+interface EntrySink {
+  replied(entry: Entry, reply: unknown): void;
+  failed(entry: Entry, error: unknown): void;
+}
+
+/** One action, waiting or in flight; it is also the handler its reply is given to. */
+class Entry implements ReplyHandler {
+  attempt: Unsubscribable | undefined = undefined;
+  rateLimited = 0;
   /** It went out at least once: the server may have stored it even without an acknowledgement. */
-  sent: boolean;
+  sent = false;
+
+  constructor(
+    private readonly sink: EntrySink,
+    readonly seq: number,
+    readonly op: GatewayRequestOp,
+    readonly payload: unknown,
+    readonly resolve: (reply: unknown) => void,
+    readonly reject: (error: unknown) => void,
+    /** scheduler.now() when it was queued: it fails once it has waited `maxWaitMs`. */
+    readonly queuedAt: number,
+  ) {}
+
+  next(reply: unknown): void {
+    this.sink.replied(this, reply);
+  }
+
+  error(error: unknown): void {
+    this.sink.failed(this, error);
+  }
 }
 
 /** Ops that carry an idempotency key, so a resend after a drop is stored once. */
@@ -122,10 +151,14 @@ export class Outbox implements ActionQueue {
   private readonly queue: Entry[] = [];
   private readonly inFlight = new Set<Entry>();
   private readonly limiter: TokenBucket | undefined;
+  /** The counters as last handed out; brought up to date when someone looks (`current`, `stats$`), not per action. */
   private readonly stats = new BehaviorSubject<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 0 });
   /** Settled so far; `publish` hands them out with the queue sizes, once per change of the whole. */
   private sent = 0;
   private failed = 0;
+  /** The depth last told to `transport.depthChanged`. */
+  private toldQueued = 0;
+  private toldInFlight = 0;
   private ready = false;
   private closed = false;
   private nextSeq = 0;
@@ -139,8 +172,15 @@ export class Outbox implements ActionQueue {
   /** Set while new actions are refused (before login, after closeSocket): what each is refused with. */
   private refusal: ((op: GatewayRequestOp) => Error) | undefined;
   private readonly readiness: Subscription;
-  /** queued, in flight, sent, failed — after every change. */
-  readonly stats$: Observable<OutboxStats> = this.stats.asObservable();
+  private readonly sink: EntrySink = {
+    replied: (entry, reply) => this.settle(entry, 'sent', reply),
+    failed: (entry, error) => this.onFailure(entry, error),
+  };
+  /** queued, in flight, sent, failed — the current counts on subscription, then after every change. */
+  readonly stats$: Observable<OutboxStats> = defer(() => {
+    this.publish(true);
+    return this.stats;
+  });
 
   constructor(
     private readonly transport: OutboxTransport,
@@ -156,6 +196,7 @@ export class Outbox implements ActionQueue {
 
   /** The current counters. */
   get current(): OutboxStats {
+    this.publish(true);
     return this.stats.value;
   }
 
@@ -170,7 +211,7 @@ export class Outbox implements ActionQueue {
     const keyed =
       IDEMPOTENT_OPS.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
-      this.queue.push({ seq: this.nextSeq++, op, payload: keyed, resolve: resolve as (reply: unknown) => void, reject, attempt: undefined, rateLimited: 0, queuedAt: this.scheduler.now(), sent: false });
+      this.queue.push(new Entry(this.sink, this.nextSeq++, op, keyed, resolve as (reply: unknown) => void, reject, this.scheduler.now()));
       this.pump(); // publishes the new counts
     });
   }
@@ -262,43 +303,46 @@ export class Outbox implements ActionQueue {
   private send(entry: Entry): void {
     this.inFlight.add(entry);
     entry.sent = true;
-    entry.attempt = this.transport.request$(entry.op, entry.payload, this.options.requestTimeoutMs).subscribe({
-      next: (reply) => this.settle(entry, () => entry.resolve(reply), 'sent'),
-      error: (error: unknown) => {
-        if (error instanceof ConnectionError && !error.fatal && !this.closed) {
-          // The connection went before the acknowledgement: resend once it is back, in the original order, with the same key.
-          this.ready = false;
-          this.inFlight.delete(entry);
-          this.requeue(entry);
-          this.armExpiry();
-          this.publish();
-          return;
-        }
-        if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
-          entry.rateLimited += 1;
-          const tooLong = (error.retryAfterMs ?? 0) > this.options.maxRetryAfterMs;
-          if (entry.rateLimited <= this.options.rateLimitRetries && !tooLong) {
-            // The server asked us to wait: hold everything (order is kept) and try this action again first.
-            const wait = error.retryAfterMs ?? 1000;
-            this.transport.rateLimited?.(entry.op, wait);
-            this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
-            this.inFlight.delete(entry);
-            this.requeue(entry);
-            this.pump();
-            return;
-          }
-          this.settle(entry, () => entry.reject(new RateLimitError(entry.op, error.retryAfterMs ?? 0)), 'failed');
-          return;
-        }
-        this.settle(entry, () => entry.reject(error), 'failed');
-      },
-    });
+    const { transport } = this;
+    const timeoutMs = this.options.requestTimeoutMs;
+    entry.attempt = transport.send ? transport.send(entry.op, entry.payload, timeoutMs, entry) : transport.request$(entry.op, entry.payload, timeoutMs).subscribe(entry);
   }
 
-  private settle(entry: Entry, notify: () => void, outcome: 'sent' | 'failed'): void {
+  private onFailure(entry: Entry, error: unknown): void {
+    if (error instanceof ConnectionError && !error.fatal && !this.closed) {
+      // The connection went before the acknowledgement: resend once it is back, in the original order, with the same key.
+      this.ready = false;
+      this.inFlight.delete(entry);
+      this.requeue(entry);
+      this.armExpiry();
+      this.publish();
+      return;
+    }
+    if (error instanceof GatewayError && error.code === 'rate_limited' && !this.closed) {
+      entry.rateLimited += 1;
+      const tooLong = (error.retryAfterMs ?? 0) > this.options.maxRetryAfterMs;
+      if (entry.rateLimited <= this.options.rateLimitRetries && !tooLong) {
+        // The server asked us to wait: hold everything (order is kept) and try this action again first.
+        const wait = error.retryAfterMs ?? 1000;
+        this.transport.rateLimited?.(entry.op, wait);
+        this.heldUntil = Math.max(this.heldUntil, this.scheduler.now() + wait);
+        this.inFlight.delete(entry);
+        this.requeue(entry);
+        this.pump();
+        return;
+      }
+      this.settle(entry, 'failed', new RateLimitError(entry.op, error.retryAfterMs ?? 0));
+      return;
+    }
+    this.settle(entry, 'failed', error);
+  }
+
+  /** Settles an action once: its promise, the counts, then whatever may start now. */
+  private settle(entry: Entry, outcome: 'sent' | 'failed', value: unknown): void {
     if (!this.inFlight.delete(entry)) return;
     this[outcome] += 1;
-    notify();
+    if (outcome === 'sent') entry.resolve(value);
+    else entry.reject(value);
     this.pump(); // publishes the new counts
   }
 
@@ -308,10 +352,18 @@ export class Outbox implements ActionQueue {
     this.queue.splice(index, 0, entry);
   }
 
-  private publish(): void {
-    const stats = this.stats.value;
+  /** Hands the counts out when they changed: to stats$ subscribers, or (`asked`) to whoever reads them now. */
+  private publish(asked = false): void {
     const queued = this.queue.length;
     const inFlight = this.inFlight.size;
+    if ((queued !== this.toldQueued || inFlight !== this.toldInFlight) && this.transport.depthChanged) {
+      this.toldQueued = queued;
+      this.toldInFlight = inFlight;
+      this.transport.depthChanged(queued, inFlight);
+    }
+    // Nobody watching: no snapshot per action (two per message otherwise); `current` and a new subscriber catch up.
+    if (!asked && !this.stats.observed) return;
+    const stats = this.stats.value;
     if (stats.queued !== queued || stats.inFlight !== inFlight || stats.sent !== this.sent || stats.failed !== this.failed) {
       this.stats.next({ queued, inFlight, sent: this.sent, failed: this.failed });
     }
@@ -344,6 +396,7 @@ export class Outbox implements ActionQueue {
     this.cancelAll();
     this.closed = true;
     this.readiness.unsubscribe();
+    this.publish(true);
     this.stats.complete();
   }
 }

@@ -32,4 +32,6 @@ export interface ReduceContext {
   readonly messagesPerChannel: number;
   /** Lets the hot paths (messages, users) change nodes made since the state was last seen, instead of copying them. */
   readonly token?: EditToken;
+  /** Told of each member added to a clan's list from an event rather than a listing (the store bounds those). */
+  readonly learnedMember?: (clanId: string, userId: string) => void;
 }

@@ -2,25 +2,36 @@ import { Events } from '../events/names.js';
 import type { StoreAction } from './actions.js';
 import type { ClientState } from './client-state.js';
 import type { EditToken } from './edit-token.js';
+import { LearnedMembers } from './learned-members.js';
 import type { CacheLimits } from './limits.js';
-import { Recency } from './recency.js';
+import { KeySlots, Recency } from './recency.js';
 import { evictChannels } from './reducers/channels.js';
 import { evictWindows } from './reducers/messages.js';
+
+/** Keys a recency may hold beyond twice its cache's entries before the stale ones are dropped. */
+const STALE_SLACK = 1_024;
 
 /** Recency of each bounded cache. */
 export class CacheRecency {
   readonly clans = new Recency();
-  readonly channels = new Recency();
+  /** Channels by last use, and below by last message activity: the same keys, so they share their slots. */
+  private readonly channelSlots = new KeySlots();
+  readonly channels = new Recency(this.channelSlots);
   readonly users = new Recency();
   /** Channels by last message activity (for dropping whole windows). */
-  readonly windows = new Recency();
+  readonly windows = new Recency(this.channelSlots);
+  /** Members learned from events, oldest first: at most as many as the users cache holds. */
+  readonly members = new LearnedMembers();
+
+  /** `keepsWindows`: whether messages are kept in channel windows at all (otherwise their order is not tracked). */
+  constructor(private readonly keepsWindows = true) {}
 
   /** Marks what an action brought in or used as recently used. */
   noteAction(action: StoreAction): void {
     switch (action.type) {
       case Events.ChannelMessage:
         this.channels.touch(action.data.channel_id);
-        this.windows.touch(action.data.channel_id);
+        if (this.keepsWindows) this.windows.touch(action.data.channel_id);
         if (action.data.sender_id) this.users.touch(action.data.sender_id);
         return;
       case 'sync/clans':
@@ -51,6 +62,7 @@ export class CacheRecency {
         this.channels.clear();
         this.users.clear();
         this.windows.clear();
+        this.members.clear();
         return;
       default:
         return;
@@ -101,5 +113,20 @@ export function enforceLimits(state: ClientState, limits: CacheLimits, recency: 
     const { messages, messageCount } = evictWindows(next, removed, token);
     next = { ...next, messages, messageCount };
   }
+  if (recency.members.size > limits.users) {
+    const members = recency.members.evict(next.members, limits.users, token);
+    if (members !== next.members) next = { ...next, members };
+  }
+  // Keys of entries that left a cache another way (a deleted channel, a window dropped with its channel) stay
+  // in its recency until an eviction passes them; a cache under its limit never evicts, so they go here.
+  dropStale(recency.users, next.users);
+  dropStale(recency.clans, next.clans);
+  dropStale(recency.channels, next.channels);
+  dropStale(recency.windows, next.messages);
   return next;
+}
+
+function dropStale(recency: Recency, cache: { readonly size: number; has(key: string): boolean }): void {
+  if (recency.size <= 2 * cache.size + STALE_SLACK) return;
+  for (const key of recency.oldestFirst()) if (!cache.has(key)) recency.forget(key);
 }

@@ -15,18 +15,30 @@ export function frozen<T>(value: T): T {
 }
 
 /**
- * Freezes a record whose fields are mostly primitives: the record itself at
- * once, and immer's deep freeze only for the fields that hold objects.
+ * Freezes a record and everything it holds that came from JSON (plain
+ * objects and arrays), in place: what immer's deep freeze does for such data,
+ * without its per-value checks for drafts, Maps and Sets. A field holding
+ * anything else (a class instance) is left as it is, as immer leaves it.
  */
 export function frozenRecord<T extends object>(value: T): T {
-  if (Object.isFrozen(value)) return value;
+  if (!Object.isFrozen(value)) freezeJson(value);
+  return value;
+}
+
+function freezeJson(value: object): void {
   Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (isUnfrozenJson(item)) freezeJson(item);
+    return;
+  }
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
-    if (typeof field === 'object' && field !== null && !Object.isFrozen(field)) {
-      if (Array.isArray(field) && field.length === 0) Object.freeze(field);
-      else freeze(field, true);
-    }
+    if (isUnfrozenJson(field)) freezeJson(field);
   }
-  return value;
+}
+
+function isUnfrozenJson(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === Array.prototype || proto === null;
 }

@@ -1,4 +1,5 @@
 import type { EditToken } from './edit-token.js';
+import { idAfter } from './message-ids.js';
 
 /** Messages per chunk: an append copies at most one chunk and the short chunk list. */
 const CHUNK = 32;
@@ -184,11 +185,6 @@ export class MessageWindow<M extends WindowItem> {
 }
 
 const owned = <M>(chunk: Chunk<M>, token: EditToken | undefined): boolean => token !== undefined && chunk.owner === token;
-
-/** Whether id `a` is after `b` as decimal numbers (longer is larger; '' is before everything). */
-function idAfter(a: string, b: string): boolean {
-  return a.length !== b.length ? a.length > b.length : a > b;
-}
 
 /** Oldest first: by creation time, then by id (ids grow with time). */
 function compareMessages(a: WindowItem, b: WindowItem): number {

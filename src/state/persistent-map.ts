@@ -3,56 +3,68 @@ import { newEditToken, type EditToken } from './edit-token.js';
 const WIDTH = 64;
 const MASK = WIDTH - 1;
 const SHIFT = 6;
+/** Entries a map keeps in one flat bucket before it grows into the trie. */
+const FLAT_MAX = 16;
 
-/** Nodes remember the token they were made under: only an update under that token may change them in place. */
-interface Bucket<V> {
-  readonly owner: EditToken | undefined;
-  /** Full hashes of the keys: compared first, so a lookup reads one key string, not every key of the bucket. */
-  readonly hashes: number[];
-  readonly keys: string[];
-  readonly values: V[];
-}
+/**
+ * A bucket is one flat array: the token it was made under, then `hash, key,
+ * value` for each entry. One object per bucket, read front to back: a lookup
+ * touches the array and the one key string whose full hash matches. Buckets
+ * are made exactly as long as they need to be (a push would leave room for
+ * 16 more entries in each of thousands of buckets).
+ */
+type Bucket = unknown[];
+const OWNER = 0;
+const FIRST = 1;
+const STRIDE = 3;
 
-interface Branch<V> {
+interface Branch {
   readonly owner: EditToken | undefined;
-  readonly slots: Array<Bucket<V> | undefined>;
+  readonly slots: Array<Bucket | undefined>;
   /** Buckets in use, so a delete knows when the branch empties without scanning it. */
   used: number;
 }
 
-interface Root<V> {
+/**
+ * A small map is one flat bucket (`flat`), scanned front to back: a clan's
+ * few members, a thousand such maps, cost a few hundred bytes each instead of
+ * a trie's root and a branch per entry. Past {@link FLAT_MAX} entries the map
+ * moves into the trie (`slots`) for good.
+ */
+interface Root {
   readonly owner: EditToken | undefined;
-  readonly slots: Array<Branch<V> | undefined>;
+  /** The trie's 64 branches; undefined while the map is flat. */
+  readonly slots: Array<Branch | undefined> | undefined;
+  /** A flat map's bucket; undefined once the map is a trie. */
+  flat: Bucket | undefined;
 }
 
-/** FNV-1a over UTF-16 code units: fast, and spreads sequential ids evenly. */
+/** FNV-1a over UTF-16 code units: fast, and spreads sequential ids evenly. A 32-bit integer, so buckets hold it unboxed. */
 function hash(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i += 1) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < key.length; i += 1) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h;
 }
 
-/** Where `key` sits in the bucket, or -1. */
-function indexIn<V>(bucket: Bucket<V>, key: string, h: number): number {
-  const { hashes, keys } = bucket;
-  for (let k = 0; k < hashes.length; k += 1) if (hashes[k] === h && keys[k] === key) return k;
+/** Where `key`'s entry starts in the bucket, or -1. */
+function indexIn(bucket: Bucket, key: string, h: number): number {
+  for (let k = FIRST; k < bucket.length; k += STRIDE) if (bucket[k] === h && bucket[k + 1] === key) return k;
   return -1;
 }
 
-const copyBucket = <V>(bucket: Bucket<V> | undefined, token: EditToken | undefined): Bucket<V> =>
-  bucket ? { owner: token, hashes: bucket.hashes.slice(), keys: bucket.keys.slice(), values: bucket.values.slice() } : { owner: token, hashes: [], keys: [], values: [] };
+const ownsBucket = (bucket: Bucket, token: EditToken | undefined): boolean => token !== undefined && bucket[OWNER] === token;
 
 const owns = (node: { readonly owner: EditToken | undefined }, token: EditToken | undefined): boolean => token !== undefined && node.owner === token;
 
-const EMPTY_ROOT: Root<never> = Object.freeze({ owner: undefined, slots: Object.freeze(new Array<undefined>(WIDTH).fill(undefined)) as Array<undefined> });
+const EMPTY_ROOT: Root = Object.freeze({ owner: undefined, slots: undefined, flat: Object.freeze([undefined]) as Bucket });
+/** The trie of no entries, that a flat map grows into. */
+const EMPTY_TRIE: Root = Object.freeze({ owner: undefined, slots: Object.freeze(new Array<undefined>(WIDTH).fill(undefined)) as Array<undefined>, flat: undefined });
 
 /**
  * An immutable string-keyed map whose updates cost the same small amount at
  * any size: a two-level trie of 64-way branches over small buckets, so a
- * `set` copies two 64-slot arrays and one bucket instead of the whole map.
+ * `set` copies two 64-slot arrays and one bucket instead of the whole map
+ * (a map of a few entries is one flat bucket, see `Root` below).
  * (immer copies and walks every key of each container it changes, ~80 ns a
  * key: too slow for collections of 10,000 channels or 100,000 users.)
  *
@@ -61,13 +73,13 @@ const EMPTY_ROOT: Root<never> = Object.freeze({ owner: undefined, slots: Object.
  * state may be seen, so a burst of events costs no copies while every state
  * anyone holds stays unchanged.
  *
- * Iteration order is the trie's (stable for a given set of keys), not insertion order.
+ * Iteration order is the trie's (stable for a given set of keys), not insertion order; a flat map's is its bucket's.
  */
 export class PersistentMap<V> implements Iterable<[string, V]> {
   private static readonly EMPTY = new PersistentMap<never>(EMPTY_ROOT, 0);
 
   private constructor(
-    private readonly root: Root<V>,
+    private readonly root: Root,
     /** Number of entries. */
     readonly size: number,
   ) {
@@ -92,17 +104,21 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   /** The value under `key`, or undefined when absent. */
   get(key: string): V | undefined {
+    if (this.size === 0) return undefined;
     const h = hash(key);
-    const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
+    const { root } = this;
+    const bucket = root.flat ?? root.slots![h & MASK]?.slots[(h >>> SHIFT) & MASK];
     if (!bucket) return undefined;
     const index = indexIn(bucket, key, h);
-    return index < 0 ? undefined : bucket.values[index];
+    return index < 0 ? undefined : (bucket[index + 2] as V);
   }
 
   /** Whether `key` is present. */
   has(key: string): boolean {
+    if (this.size === 0) return false;
     const h = hash(key);
-    const bucket = this.root.slots[h & MASK]?.slots[(h >>> SHIFT) & MASK];
+    const { root } = this;
+    const bucket = root.flat ?? root.slots![h & MASK]?.slots[(h >>> SHIFT) & MASK];
     return bucket !== undefined && indexIn(bucket, key, h) >= 0;
   }
 
@@ -112,25 +128,30 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
    */
   set(key: string, value: V, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
+    const { flat } = this.root;
+    if (flat) return this.setFlat(flat, h, key, value, token);
     const i = h & MASK;
     const j = (h >>> SHIFT) & MASK;
-    const branch = this.root.slots[i];
+    const branch = this.root.slots![i];
     const bucket = branch?.slots[j];
     const index = bucket ? indexIn(bucket, key, h) : -1;
-    if (index >= 0 && bucket!.values[index] === value) return this;
+    if (index >= 0 && bucket![index + 2] === value) return this;
 
-    const nextBucket = bucket && owns(bucket, token) ? bucket : copyBucket(bucket, token);
-    if (index >= 0) nextBucket.values[index] = value;
-    else {
-      nextBucket.hashes.push(h);
-      nextBucket.keys.push(key);
-      nextBucket.values.push(value);
+    let nextBucket: Bucket;
+    if (index >= 0) {
+      nextBucket = ownsBucket(bucket!, token) ? bucket! : bucket!.slice();
+      nextBucket[OWNER] = token;
+      nextBucket[index + 2] = value;
+    } else {
+      // A new entry: a new bucket of the exact length, whoever owned the old one.
+      nextBucket = bucket ? [...bucket, h, key, value] : [token, h, key, value];
+      nextBucket[OWNER] = token;
     }
     const nextBranch = this.writableBranch(branch, token);
     if (!bucket) nextBranch.used += 1;
     nextBranch.slots[j] = nextBucket;
     const nextRoot = this.writableRoot(token);
-    nextRoot.slots[i] = nextBranch;
+    nextRoot.slots![i] = nextBranch;
     return new PersistentMap(nextRoot, index >= 0 ? this.size : this.size + 1);
   }
 
@@ -140,26 +161,27 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
    */
   delete(key: string, token?: EditToken): PersistentMap<V> {
     const h = hash(key);
+    const { flat } = this.root;
+    if (flat) return this.deleteFlat(flat, h, key, token);
     const i = h & MASK;
     const j = (h >>> SHIFT) & MASK;
-    const branch = this.root.slots[i];
+    const branch = this.root.slots![i];
     const bucket = branch?.slots[j];
     const index = bucket ? indexIn(bucket, key, h) : -1;
     if (!branch || !bucket || index < 0) return this;
 
     const nextBranch = this.writableBranch(branch, token);
-    if (bucket.keys.length === 1) {
+    if (bucket.length === FIRST + STRIDE) {
       nextBranch.slots[j] = undefined;
       nextBranch.used -= 1;
     } else {
-      const nextBucket = owns(bucket, token) ? bucket : copyBucket(bucket, token);
-      nextBucket.hashes.splice(index, 1);
-      nextBucket.keys.splice(index, 1);
-      nextBucket.values.splice(index, 1);
+      const nextBucket = ownsBucket(bucket, token) ? bucket : bucket.slice();
+      nextBucket[OWNER] = token;
+      nextBucket.splice(index, STRIDE);
       nextBranch.slots[j] = nextBucket;
     }
     const nextRoot = this.writableRoot(token);
-    nextRoot.slots[i] = nextBranch.used > 0 ? nextBranch : undefined;
+    nextRoot.slots![i] = nextBranch.used > 0 ? nextBranch : undefined;
     return new PersistentMap(nextRoot, this.size - 1);
   }
 
@@ -189,11 +211,16 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
 
   /** Every `[key, value]` pair, in trie order (stable for a given set of keys, not insertion order). */
   *entries(): IterableIterator<[string, V]> {
-    for (const branch of this.root.slots) {
+    const { flat } = this.root;
+    if (flat) {
+      for (let k = FIRST; k < flat.length; k += STRIDE) yield [flat[k + 1] as string, flat[k + 2] as V];
+      return;
+    }
+    for (const branch of this.root.slots!) {
       if (!branch) continue;
       for (const bucket of branch.slots) {
         if (!bucket) continue;
-        for (let k = 0; k < bucket.keys.length; k += 1) yield [bucket.keys[k]!, bucket.values[k]!];
+        for (let k = FIRST; k < bucket.length; k += STRIDE) yield [bucket[k + 1] as string, bucket[k + 2] as V];
       }
     }
   }
@@ -213,12 +240,51 @@ export class PersistentMap<V> implements Iterable<[string, V]> {
     return this.entries();
   }
 
-  private writableRoot(token: EditToken | undefined): Root<V> {
-    return owns(this.root, token) ? this.root : { owner: token, slots: this.root.slots.slice() };
+  private writableRoot(token: EditToken | undefined): Root {
+    return owns(this.root, token) ? this.root : { owner: token, slots: this.root.slots!.slice(), flat: undefined };
   }
 
-  private writableBranch(branch: Branch<V> | undefined, token: EditToken | undefined): Branch<V> {
+  /** A flat map with `bucket` as its entries (the same root when `token` owns it). */
+  private withFlat(bucket: Bucket, size: number, token: EditToken | undefined): PersistentMap<V> {
+    if (owns(this.root, token)) {
+      this.root.flat = bucket;
+      return new PersistentMap(this.root, size);
+    }
+    return new PersistentMap({ owner: token, slots: undefined, flat: bucket }, size);
+  }
+
+  private setFlat(flat: Bucket, h: number, key: string, value: V, token: EditToken | undefined): PersistentMap<V> {
+    const index = indexIn(flat, key, h);
+    if (index >= 0) {
+      if (flat[index + 2] === value) return this;
+      const next = ownsBucket(flat, token) ? flat : flat.slice();
+      next[OWNER] = token;
+      next[index + 2] = value;
+      return this.withFlat(next, this.size, token);
+    }
+    if (this.size < FLAT_MAX) {
+      const next = [...flat, h, key, value];
+      next[OWNER] = token;
+      return this.withFlat(next, this.size + 1, token);
+    }
+    // Full: the entries move into a trie of their own (a token nobody else holds makes its nodes once).
+    const batch = token ?? newEditToken();
+    let trie = new PersistentMap<V>(EMPTY_TRIE, 0);
+    for (let k = FIRST; k < flat.length; k += STRIDE) trie = trie.set(flat[k + 1] as string, flat[k + 2] as V, batch);
+    return trie.set(key, value, batch);
+  }
+
+  private deleteFlat(flat: Bucket, h: number, key: string, token: EditToken | undefined): PersistentMap<V> {
+    const index = indexIn(flat, key, h);
+    if (index < 0) return this;
+    const next = ownsBucket(flat, token) ? flat : flat.slice();
+    next[OWNER] = token;
+    next.splice(index, STRIDE);
+    return this.withFlat(next, this.size - 1, token);
+  }
+
+  private writableBranch(branch: Branch | undefined, token: EditToken | undefined): Branch {
     if (branch && owns(branch, token)) return branch;
-    return branch ? { owner: token, slots: branch.slots.slice(), used: branch.used } : { owner: token, slots: new Array<Bucket<V> | undefined>(WIDTH).fill(undefined), used: 0 };
+    return branch ? { owner: token, slots: branch.slots.slice(), used: branch.used } : { owner: token, slots: new Array<Bucket | undefined>(WIDTH).fill(undefined), used: 0 };
   }
 }

@@ -1,5 +1,7 @@
+import { Events } from '../events/names.js';
 import type { ReduceContext, StoreAction } from './actions.js';
 import type { ClientState } from './client-state.js';
+import { reduceChannelMessage } from './reducers/channel-message.js';
 import { reduceChannels } from './reducers/channels.js';
 import { reduceClans } from './reducers/clans.js';
 import { reduceDmChannels } from './reducers/dm-channels.js';
@@ -9,8 +11,13 @@ import { reducePresence } from './reducers/presence.js';
 import { reduceRoles } from './reducers/roles.js';
 import { reduceUsers } from './reducers/users.js';
 
-/** One reducer per resource, combined; the same state comes back when nothing changed. */
+/** Reduces any action; the same state comes back when nothing changed. A channel message takes its own path. */
 export function reduce(state: ClientState, action: StoreAction, context: ReduceContext): ClientState {
+  return action.type === Events.ChannelMessage ? reduceChannelMessage(state, action.data, context) : reduceEach(state, action, context);
+}
+
+/** One reducer per resource, combined; the same state comes back when nothing changed. */
+export function reduceEach(state: ClientState, action: StoreAction, context: ReduceContext): ClientState {
   const clans = reduceClans(state.clans, action, context);
   const channelsSlice = reduceChannels(state, action, context);
   const users = reduceUsers(state.users, action, context);

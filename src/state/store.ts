@@ -1,4 +1,4 @@
-import { BehaviorSubject, defer, distinctUntilChanged, map, scan, Subject, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, defer, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { StoreAction } from './actions.js';
@@ -19,8 +19,9 @@ export interface StoreOptions {
 
 /**
  * The one store: every action (gateway events and the client's own request
- * results) is reduced with RxJS `scan`, synchronously, so the new state is
- * in place before `dispatch` returns — and thus before any listener runs.
+ * results) is reduced synchronously, as RxJS `scan` would (a direct call: no
+ * operator chain per event), so the new state is in place before `dispatch`
+ * returns — and thus before any listener runs.
  *
  * States are immutable to everyone outside. Inside, the hot reducers may
  * change nodes made since the state was last handed out (an edit token, see
@@ -30,10 +31,9 @@ export interface StoreOptions {
  */
 export class Store {
   readonly limits: CacheLimits;
-  readonly recency = new CacheRecency();
-  private readonly actions = new Subject<StoreAction>();
+  readonly recency: CacheRecency;
   private readonly states = new BehaviorSubject<ClientState>(INITIAL_STATE);
-  private readonly subscription: Subscription;
+  private disposed = false;
   private token = newEditToken();
   /** Every state, starting with the current one. */
   readonly state$: Observable<ClientState> = defer(() => {
@@ -43,12 +43,7 @@ export class Store {
 
   constructor(private readonly options: StoreOptions) {
     this.limits = Object.freeze({ ...CACHE_LIMITS, ...options.limits });
-    this.subscription = this.actions.pipe(scan((state: ClientState, action: StoreAction) => this.reduceSafely(state, action), INITIAL_STATE)).subscribe((state) => {
-      if (state === this.states.value) return;
-      // Subscribers of state$ receive this state: it must not change after this point.
-      if (this.states.observed) this.handOut();
-      this.states.next(state);
-    });
+    this.recency = new CacheRecency(this.limits.messagesPerChannel > 0);
   }
 
   /** The current state, safe to keep: later events never change it. */
@@ -68,7 +63,13 @@ export class Store {
 
   /** Reduces an action synchronously: the new state is in place (and emitted on `state$` when it changed) before this returns. A reducer that throws is reported and the previous state kept. */
   dispatch(action: StoreAction): void {
-    this.actions.next(action);
+    if (this.disposed) return;
+    const state = this.states.value;
+    const next = this.reduceSafely(state, action);
+    if (next === state) return;
+    // Subscribers of state$ receive this state: it must not change after this point.
+    if (this.states.observed) this.handOut();
+    this.states.next(next);
   }
 
   /** A slice of the state, emitted when it changes. */
@@ -84,7 +85,7 @@ export class Store {
   private reduceSafely(state: ClientState, action: StoreAction): ClientState {
     try {
       this.recency.noteAction(action);
-      const context = { selfId: this.options.selfId(), messagesPerChannel: this.limits.messagesPerChannel, token: this.token };
+      const context = { selfId: this.options.selfId(), messagesPerChannel: this.limits.messagesPerChannel, token: this.token, learnedMember: this.recency.members.note };
       const next = reduce(state, action, context);
       return next === state ? state : enforceLimits(next, this.limits, this.recency, this.token);
     } catch (error) {
@@ -99,8 +100,7 @@ export class Store {
 
   /** Stops the store: `state$` completes and later dispatches change nothing. */
   dispose(): void {
-    this.subscription.unsubscribe();
-    this.actions.complete();
+    this.disposed = true;
     this.states.complete();
   }
 }

@@ -299,6 +299,39 @@ describe('timeouts', () => {
   });
 });
 
+describe('response bodies', () => {
+  it('JSON is parsed; a body that is not JSON (an error page from a proxy) gives an ApiError with its status, not a parse failure', async () => {
+    const bodies = [new Response('{"clans":[],"cursor":""}', { status: 200, headers: { 'content-type': 'application/json' } }), new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })];
+    const fetch: typeof globalThis.fetch = () => Promise.resolve(bodies.shift()!);
+    const api = new ServiceApi({ basePath: 'http://127.0.0.1:9', timeoutMs: 2000, retries: 0, baseMs: 5, capMs: 10, maxRetryAfterMs: 1000, scheduler: asyncScheduler, random: Math.random, fetch });
+    expect(await api.listClans()).toEqual({ clans: [], cursor: '' });
+    const error = await rejection(api.listClans());
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, code: 'unavailable', route: 'GET /v2/clans' });
+    expect((error as ApiError).message).toContain('HTTP 502');
+  });
+});
+
+describe('abort signals', () => {
+  it('a request that got its response is not aborted afterwards; one that timed out is', async () => {
+    const w = await t.world();
+    const signals: AbortSignal[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      if (init?.signal) signals.push(init.signal);
+      return globalThis.fetch(input, init);
+    };
+    const api = new ServiceApi({ basePath: w.emu.url, timeoutMs: 200, retries: 0, baseMs: 5, capMs: 10, maxRetryAfterMs: 1000, scheduler: asyncScheduler, random: Math.random, fetch });
+    await expect(api.getUser('1')).rejects.toMatchObject({ status: 401 });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+    w.emu.pause();
+    await expect(api.getUser('1')).rejects.toMatchObject({ code: 'timeout' });
+    w.emu.resume();
+    expect(signals).toHaveLength(2);
+    expect(signals[1]!.aborted).toBe(true);
+  });
+});
+
 describe('network failures', () => {
   // An unreachable server is named by its system error code (ECONNREFUSED), found down the fetch error's cause chain.
   it('names the network error (ECONNREFUSED) in the ApiError message', async () => {

@@ -9,6 +9,7 @@
  */
 import { asyncScheduler, BehaviorSubject, config as rxjsConfig, defer, of, Subject, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../helpers/client.js';
 import {
   ClosedError,
   ConnectionError,
@@ -16,6 +17,7 @@ import {
   Outbox,
   OUTBOX_DEFAULTS,
   QueueFullError,
+  RateLimitError,
   ServiceClient,
   TimeoutError,
   ValidationError,
@@ -26,6 +28,7 @@ import {
   type OutboxStats,
   type OutboxTransport,
 } from '../../src/index.js';
+import type { ReplyHandler } from '../../src/gateway/pending-request.js';
 
 /** One request handed to the transport; the test answers it. */
 interface Request {
@@ -105,6 +108,39 @@ describe('settling an action', () => {
     subject.complete();
     expect(await sent).toBe(reply);
     expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
+  });
+
+  it('stats$ gives a new subscriber the counts as they are, after changes made while nobody watched, then every change', async () => {
+    const transport = new ManualTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 1 });
+    const first = outbox.enqueue('channel_message_send', send('a'));
+    void outbox.enqueue('channel_message_send', send('b'));
+    transport.ack(0, ack('M1'));
+    await first;
+    const seen: OutboxStats[] = [];
+    const subscription = outbox.stats$.subscribe((s) => seen.push(s));
+    expect(seen).toEqual<OutboxStats[]>([{ queued: 0, inFlight: 1, sent: 1, failed: 0 }]);
+    transport.ack(1, ack('M2'));
+    expect(seen.at(-1)).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 2, failed: 0 });
+    subscription.unsubscribe();
+  });
+
+  it('tells depthChanged of every change of the waiting and in-flight counts, with nobody subscribed to stats$', async () => {
+    const transport = new ManualTransport();
+    const depths: Array<[number, number]> = [];
+    const outbox = outboxOn(Object.assign(transport, { depthChanged: (queued: number, inFlight: number) => void depths.push([queued, inFlight]) }), { maxInFlight: 1 });
+    const first = outbox.enqueue('channel_message_send', send('a'));
+    const second = outbox.enqueue('channel_message_send', send('b'));
+    transport.ack(0, ack('M1'));
+    await first;
+    transport.ack(1, ack('M2'));
+    await second;
+    expect(depths).toEqual([
+      [0, 1],
+      [1, 1],
+      [0, 1],
+      [0, 0],
+    ]);
   });
 
   it("rejects with the transport's typed error unchanged (a refusal, a timeout) and counts it as failed", async () => {
@@ -363,5 +399,75 @@ describe('a transport that answers synchronously', () => {
     const results = ['1', '2', '3'].map((id) => outbox.enqueue('channel_join', { channel_id: id }));
     ready$.next(true);
     expect(await Promise.all(results)).toEqual([{ echo: '1' }, { echo: '2' }, { echo: '3' }]);
+  });
+});
+
+describe('a transport with send() (no Observable per request)', () => {
+  /** Requests handed to send(), each with its handler and whether it was stopped. */
+  function handlerTransport() {
+    const requests: Array<{ op: GatewayRequestOp; payload: Record<string, unknown>; handler: ReplyHandler; stopped: boolean }> = [];
+    const transport: OutboxTransport = {
+      ready$: new BehaviorSubject(true),
+      request$: () => {
+        throw new Error('request$ must not be used when send() is there');
+      },
+      send: (op, payload, _timeoutMs, handler) => {
+        const request = { op, payload: payload as Record<string, unknown>, handler, stopped: false };
+        requests.push(request);
+        return { unsubscribe: () => void (request.stopped = true) };
+      },
+    };
+    return { transport, requests };
+  }
+
+  it('is used instead of request$: a reply resolves the action, a dropped connection resends it with the same key', async () => {
+    const { transport, requests } = handlerTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    expect(requests).toHaveLength(1);
+    const key = requests[0]!.payload.idempotency_key;
+    requests[0]!.handler.error(new ConnectionError('dropped', { fatal: false }));
+    (transport.ready$ as BehaviorSubject<boolean>).next(true);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.payload.idempotency_key).toBe(key);
+    const reply = ack('M1');
+    requests[1]!.handler.next(reply);
+    expect(await sent).toBe(reply);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 1, failed: 0 });
+  });
+
+  it('a rate_limited answer: the hook hears the wait, a wait above maxRetryAfterMs fails the action with a RateLimitError', async () => {
+    const { transport, requests } = handlerTransport();
+    const waits: Array<[GatewayRequestOp, number]> = [];
+    transport.rateLimited = (op, waitMs) => void waits.push([op, waitMs]);
+    const outbox = outboxOn(transport, { maxRetryAfterMs: 1_000 });
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    requests[0]!.handler.error(new GatewayError({ code: 'rate_limited', message: 'slow down', retry_after_ms: 5, op: 'channel_message_send' }));
+    expect(waits).toEqual([['channel_message_send', 5]]);
+    await until(() => requests.length === 2);
+    requests[1]!.handler.error(new GatewayError({ code: 'rate_limited', message: 'slow down', retry_after_ms: 60_000, op: 'channel_message_send' }));
+    await expect(sent).rejects.toBeInstanceOf(RateLimitError);
+    expect(waits).toHaveLength(1);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 1 });
+  });
+
+  it('cancelAll() tells the caller of an action that went out that its outcome is unknown, and of one that did not that it was not performed', async () => {
+    const { transport, requests } = handlerTransport();
+    const outbox = outboxOn(transport, { maxInFlight: 1 });
+    const sent = outbox.enqueue('channel_message_send', send('a'));
+    const waiting = outbox.enqueue('channel_message_send', send('b'));
+    expect(requests).toHaveLength(1);
+    outbox.cancelAll();
+    await expect(sent).rejects.toMatchObject({ kind: 'closed', outcome: 'unknown' });
+    await expect(waiting).rejects.toMatchObject({ kind: 'closed', outcome: 'not_performed' });
+  });
+
+  it('cancelAll() stops waiting on what is in flight (the handle is unsubscribed) and rejects it', async () => {
+    const { transport, requests } = handlerTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('hi'));
+    outbox.cancelAll();
+    expect(requests[0]!.stopped).toBe(true);
+    await expect(sent).rejects.toBeInstanceOf(ClosedError);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PersistentMap } from '../../src/state/persistent-map.js';
+import { newEditToken } from '../../src/state/edit-token.js';
 
 const range = (n: number, prefix = 'k') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
@@ -233,5 +234,48 @@ describe('old versions stay valid', () => {
       expect(version.size).toBe(contents.size);
       expect(new Map(version)).toEqual(contents);
     }
+  });
+});
+
+describe('small maps (one flat bucket until they grow into the trie)', () => {
+  it('keep their contents as they grow into the trie and shrink again, every old version included, with and without an edit token', () => {
+    for (const withToken of [false, true]) {
+      let seed = withToken ? 11 : 3;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+      // A token is retired (a new one taken) whenever a version is kept, as the store does when it hands a state out.
+      let token = withToken ? newEditToken() : undefined;
+      let map = PersistentMap.empty<number>();
+      const expected = new Map<string, number>();
+      const kept: Array<{ map: PersistentMap<number>; contents: Map<string, number> }> = [];
+      for (let step = 0; step < 3000; step += 1) {
+        // Mostly growing up to ~40 keys, then shrinking: small maps cross the flat bound both ways.
+        const key = `k${next() % 40}`;
+        if (next() % 3 === 0) {
+          map = map.delete(key, token);
+          expected.delete(key);
+        } else {
+          map = map.set(key, step, token);
+          expected.set(key, step);
+        }
+        if (step % 37 === 0) {
+          kept.push({ map, contents: new Map(expected) });
+          if (withToken) token = newEditToken();
+        }
+      }
+      for (const { map: version, contents } of kept) {
+        expect(version.size).toBe(contents.size);
+        expect(new Map(version)).toEqual(contents);
+        for (const [k, v] of contents) expect(version.get(k)).toBe(v);
+      }
+    }
+  });
+
+  it('a map of 16 entries finds each; the 17th entry moves them all into the trie', () => {
+    const sixteen = PersistentMap.from(range(16).map((k, i) => [k, i] as const));
+    const seventeen = sixteen.set('k16', 16);
+    expect(seventeen.size).toBe(17);
+    for (let i = 0; i <= 16; i += 1) expect(seventeen.get(`k${i}`)).toBe(i);
+    expect(sixteen.has('k16')).toBe(false);
+    expect([...seventeen.keys()].sort()).toEqual(range(17).sort());
   });
 });

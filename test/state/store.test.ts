@@ -248,6 +248,37 @@ describe('reactions', () => {
 });
 
 describe('channels', () => {
+  it('a listed description becomes the record, frozen; listing it again changes nothing; a listing with one field changed makes a new record with it', () => {
+    const { store } = newStore();
+    const listed = channelDesc('c1', CLAN, { channel_label: 'general', user_ids: ['u1'] });
+    store.dispatch({ type: 'sync/channels', channels: [listed] });
+    const record = store.state.channels.get('c1')!;
+    expect(record).toBe(listed);
+    expect(Object.isFrozen(record) && Object.isFrozen(record.user_ids)).toBe(true);
+    const before = store.state;
+    store.dispatch({ type: 'sync/channels', channels: [channelDesc('c1', CLAN, { channel_label: 'general', user_ids: ['u1'] })] });
+    expect(store.state).toBe(before);
+    store.dispatch({ type: 'sync/channels', channels: [{ channel_id: 'c1', clan_id: CLAN, channel_label: 'renamed' }] });
+    const renamed = store.state.channels.get('c1')!;
+    expect(renamed).not.toBe(record);
+    expect(renamed).toEqual({ ...record, channel_label: 'renamed' });
+    expect(Object.isFrozen(renamed)).toBe(true);
+    expect(record.channel_label).toBe('general');
+  });
+
+  it('a listing keeps the clan index exact: new channels appended in order, one listed twice or moved to another clan indexed once, where it is', () => {
+    const { store } = newStore();
+    store.dispatch({ type: 'sync/channels', channels: [channelDesc('c1'), channelDesc('c2')] });
+    const before = store.state;
+    store.dispatch({ type: 'sync/channels', channels: [channelDesc('c3'), channelDesc('c3'), channelDesc('c4', 'clan2'), channelDesc('c2', 'clan2'), channelDesc('c5')] });
+    expect(store.state.clanChannels.get(CLAN)).toEqual(['c1', 'c3', 'c5']);
+    expect(store.state.clanChannels.get('clan2')).toEqual(['c4', 'c2']);
+    expect(store.state.channels.get('c2')?.clan_id).toBe('clan2');
+    // The state handed out before the listing is as it was.
+    expect(before.clanChannels.get(CLAN)).toEqual(['c1', 'c2']);
+    expect([...before.channels.keys()].sort()).toEqual(['c1', 'c2']);
+  });
+
   it('created, then updated: the record follows and the channel keeps its message window', () => {
     const { store } = seeded();
     store.dispatch(channelCreated('c2', { channel_label: 'news' }));
@@ -801,6 +832,20 @@ describe('cache bounds', () => {
     expect(runtime.clans.get('k1')?.name).toBe('Clan k1');
     store.dispatch({ type: 'sync/clans', clans: [clanDesc('k3')] });
     expect([...store.state.clans.keys()].sort()).toEqual(['k1', 'k3']);
+  });
+
+  it('recency stays bounded when entries leave the caches without an eviction (channels written to, then deleted)', () => {
+    const { store } = newStore({ channels: 100_000 });
+    for (let i = 0; i < 3_000; i += 1) {
+      store.dispatch(messageEvent({ message_id: `m${i}`, channel_id: `c${i}`, sender_id: `u${i}`, username: `u${i}` }));
+      store.dispatch(channelDeleted(`c${i}`));
+    }
+    expect(store.state.channels.size).toBe(0);
+    expect(store.state.messages.size).toBe(0);
+    // Stale keys are dropped once a recency holds more than twice its cache's entries plus a slack of 1,024.
+    expect(store.recency.channels.size).toBeLessThanOrEqual(1_025);
+    expect(store.recency.windows.size).toBeLessThanOrEqual(1_025);
+    expect(store.recency.users.size).toBe(3_000);
   });
 
   it('within the limits nothing is evicted', () => {

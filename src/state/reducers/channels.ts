@@ -1,9 +1,10 @@
 import { Events } from '../../events/names.js';
-import type { ChannelCreatedEvent, ChannelUpdatedEvent } from '../../events/payloads.js';
+import type { ChannelCreatedEvent, ChannelMessage, ChannelUpdatedEvent } from '../../events/payloads.js';
 import type { ApiChannelDescription } from '../../model/api.js';
 import { ChannelStreamMode, ChannelType, DM_CLAN_ID } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
-import { frozen, produce } from '../immer.js';
+import { newEditToken, type EditToken } from '../edit-token.js';
+import { frozenRecord } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { ChannelState } from '../records.js';
 
@@ -14,10 +15,15 @@ export interface ChannelsSlice {
   readonly removed?: readonly string[];
 }
 
-/** A description with the ids a cached channel always has, or undefined when it has none. */
+/**
+ * A description with the ids a cached channel always has, or undefined when it has none. A description
+ * that has both (every listed one) becomes the record itself, frozen in place: ten thousand channels at
+ * login are not each copied.
+ */
 export function channelRecord(description: ApiChannelDescription): ChannelState | undefined {
   if (!description.channel_id) return undefined;
-  return frozen({ ...description, channel_id: description.channel_id, clan_id: description.clan_id ?? DM_CLAN_ID });
+  if (typeof description.clan_id === 'string') return frozenRecord(description as ChannelState);
+  return frozenRecord({ ...description, channel_id: description.channel_id, clan_id: DM_CLAN_ID });
 }
 
 function fromCreated(event: ChannelCreatedEvent | ChannelUpdatedEvent): ApiChannelDescription {
@@ -47,16 +53,53 @@ const MODE_TYPES: Partial<Record<number, ChannelType>> = {
   [ChannelStreamMode.STREAM_MODE_THREAD]: ChannelType.CHANNEL_TYPE_THREAD,
 };
 
-function put(slice: ChannelsSlice, record: ChannelState): ChannelsSlice {
+/**
+ * One listing being reduced: its updates share an edit token (nodes are copied once, then changed in
+ * place), and the channels it adds to each clan's index are appended once at the end instead of
+ * copying the clan's id list per channel (quadratic for a clan of a thousand channels).
+ */
+class Listing {
+  private readonly added = new Map<string, string[]>();
+
+  constructor(readonly token: EditToken) {}
+
+  add(clanId: string, channelId: string): void {
+    const ids = this.added.get(clanId);
+    if (ids) ids.push(channelId);
+    else this.added.set(clanId, [channelId]);
+  }
+
+  /** Appends what was added to each clan's index: each channel once, only if it still belongs to that clan. */
+  finish(slice: ChannelsSlice): ChannelsSlice {
+    let { clanChannels } = slice;
+    for (const [clanId, ids] of this.added) {
+      const existing = clanChannels.get(clanId) ?? [];
+      const seen = new Set(existing);
+      const fresh: string[] = [];
+      for (const id of ids) {
+        if (seen.has(id) || slice.channels.get(id)?.clan_id !== clanId) continue;
+        seen.add(id);
+        fresh.push(id);
+      }
+      if (fresh.length > 0) clanChannels = clanChannels.set(clanId, existing.length === 0 ? fresh : [...existing, ...fresh], this.token);
+    }
+    return clanChannels === slice.clanChannels ? slice : { ...slice, clanChannels };
+  }
+}
+
+function put(slice: ChannelsSlice, record: ChannelState, listing?: Listing): ChannelsSlice {
   const previous = slice.channels.get(record.channel_id);
-  const channels = slice.channels.set(record.channel_id, record);
+  const channels = slice.channels.set(record.channel_id, record, listing?.token);
   if (channels === slice.channels) return slice;
   const { removed } = slice;
   let { clanChannels } = slice;
   if (previous && previous.clan_id !== record.clan_id) clanChannels = withoutId(clanChannels, previous.clan_id, record.channel_id);
   if (!previous || previous.clan_id !== record.clan_id) {
-    const ids = clanChannels.get(record.clan_id) ?? [];
-    if (!ids.includes(record.channel_id)) clanChannels = clanChannels.set(record.clan_id, [...ids, record.channel_id]);
+    if (listing) listing.add(record.clan_id, record.channel_id);
+    else {
+      const ids = clanChannels.get(record.clan_id) ?? [];
+      if (!ids.includes(record.channel_id)) clanChannels = clanChannels.set(record.clan_id, [...ids, record.channel_id]);
+    }
   }
   return removed ? { channels, clanChannels, removed } : { channels, clanChannels };
 }
@@ -84,22 +127,31 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function merge(slice: ChannelsSlice, description: ApiChannelDescription): ChannelsSlice {
+function merge(slice: ChannelsSlice, description: ApiChannelDescription, listing?: Listing): ChannelsSlice {
   const id = description.channel_id;
   if (!id) return slice;
   const existing = slice.channels.get(id);
   if (!existing) {
     const record = channelRecord(description);
-    return record ? put(slice, record) : slice;
+    return record ? put(slice, record, listing) : slice;
   }
-  const next = produce(existing, (draft) => {
-    for (const [key, value] of Object.entries(description) as Array<[keyof ApiChannelDescription, unknown]>) {
-      // A "__proto__" key of parsed JSON is no field: assigning it would try to replace the record's prototype.
-      if (key === ('__proto__' as string)) continue;
-      if (value !== undefined && !sameValue(existing[key], value)) (draft as Record<string, unknown>)[key] = value;
-    }
-  });
-  return next === existing ? slice : put(slice, next);
+  // What differs, found without a draft: a listing repeats what the cache holds for nearly every channel.
+  let changes: Record<string, unknown> | undefined;
+  for (const key in description) {
+    // Own fields only; a "__proto__" key of parsed JSON is no field (assigning it would replace the record's prototype).
+    if (!Object.hasOwn(description, key) || key === '__proto__') continue;
+    const value = (description as Record<string, unknown>)[key];
+    if (value !== undefined && !sameValue((existing as unknown as Record<string, unknown>)[key], value)) (changes ??= {})[key] = value;
+  }
+  return changes ? put(slice, frozenRecord({ ...existing, ...changes }), listing) : slice;
+}
+
+/** What a message says about its channel (`existing`: the channel as cached): a new label, or a channel not yet known. */
+export function channelsOnMessage(slice: ChannelsSlice, message: ChannelMessage, existing: ChannelState | undefined): ChannelsSlice {
+  if (existing) return existing.channel_label === message.channel_label || !message.channel_label ? slice : merge(slice, { channel_id: message.channel_id, channel_label: message.channel_label });
+  const type = MODE_TYPES[message.mode] ?? ChannelType.CHANNEL_TYPE_CHANNEL;
+  const record = channelRecord({ channel_id: message.channel_id, clan_id: message.clan_id, channel_label: message.channel_label, type, category_name: message.category_name });
+  return record ? put(slice, record) : slice;
 }
 
 /** Channels: listings, channel events, and what channel messages reveal about channels not yet known. */
@@ -107,12 +159,14 @@ export function reduceChannels(slice: ChannelsSlice, action: StoreAction, contex
   switch (action.type) {
     case 'sync/channels':
     case 'sync/dm-channels': {
+      const listing = new Listing(context.token ?? newEditToken());
       let next = slice;
       const keep = new Set<string>();
       for (const description of action.channels) {
-        next = merge(next, action.type === 'sync/dm-channels' ? { clan_id: DM_CLAN_ID, ...description } : description);
+        next = merge(next, action.type === 'sync/dm-channels' ? { clan_id: DM_CLAN_ID, ...description } : description, listing);
         if (description.channel_id) keep.add(description.channel_id);
       }
+      next = listing.finish(next);
       const replaced = action.type === 'sync/channels' ? action.replaceClanId : action.replace ? DM_CLAN_ID : undefined;
       if (replaced !== undefined) for (const id of slice.clanChannels.get(replaced) ?? []) if (!keep.has(id)) next = remove(next, id);
       return next;
@@ -146,14 +200,8 @@ export function reduceChannels(slice: ChannelsSlice, action: StoreAction, contex
       for (const id of slice.clanChannels.get(action.data.clan_id) ?? []) next = remove(next, id);
       return next;
     }
-    case Events.ChannelMessage: {
-      const message = action.data;
-      const existing = slice.channels.get(message.channel_id);
-      if (existing) return existing.channel_label === message.channel_label || !message.channel_label ? slice : merge(slice, { channel_id: message.channel_id, channel_label: message.channel_label });
-      const type = MODE_TYPES[message.mode] ?? ChannelType.CHANNEL_TYPE_CHANNEL;
-      const record = channelRecord({ channel_id: message.channel_id, clan_id: message.clan_id, channel_label: message.channel_label, type, category_name: message.category_name });
-      return record ? put(slice, record) : slice;
-    }
+    case Events.ChannelMessage:
+      return channelsOnMessage(slice, action.data, slice.channels.get(action.data.channel_id));
     case 'local/reset':
       return { channels: PersistentMap.empty(), clanChannels: PersistentMap.empty() };
     default:

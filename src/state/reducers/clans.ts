@@ -1,12 +1,12 @@
 import { Events } from '../../events/names.js';
 import type { ApiClanDesc } from '../../model/api.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
-import { frozen } from '../immer.js';
+import { frozenRecord } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { ClanState } from '../records.js';
 
 export function clanRecord(clan: ApiClanDesc): ClanState {
-  return frozen({
+  return frozenRecord({
     id: clan.clan_id,
     name: clan.clan_name,
     welcome_channel_id: clan.welcome_channel_id,

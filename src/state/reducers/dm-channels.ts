@@ -1,7 +1,14 @@
 import { Events } from '../../events/names.js';
+import type { ChannelMessage } from '../../events/payloads.js';
 import { ChannelStreamMode, ChannelType, DM_CLAN_ID } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
 import { PersistentMap } from '../persistent-map.js';
+
+/** A direct message from someone else names the DM channel with them. */
+export function dmChannelsOnMessage(dms: PersistentMap<string>, message: ChannelMessage, selfId: string | undefined): PersistentMap<string> {
+  if (message.clan_id !== DM_CLAN_ID || message.mode !== ChannelStreamMode.STREAM_MODE_DM || message.sender_id === selfId) return dms;
+  return dms.set(message.sender_id, message.channel_id);
+}
 
 /** User id → DM channel id, from DM listings and from direct messages seen. */
 export function reduceDmChannels(dms: PersistentMap<string>, action: StoreAction, context: ReduceContext): PersistentMap<string> {
@@ -18,11 +25,8 @@ export function reduceDmChannels(dms: PersistentMap<string>, action: StoreAction
       const same = entries.length === dms.size && entries.every(([userId, channelId]) => dms.get(userId) === channelId);
       return same ? dms : PersistentMap.from(entries);
     }
-    case Events.ChannelMessage: {
-      const m = action.data;
-      if (m.clan_id !== DM_CLAN_ID || m.mode !== ChannelStreamMode.STREAM_MODE_DM || m.sender_id === context.selfId) return dms;
-      return dms.set(m.sender_id, m.channel_id);
-    }
+    case Events.ChannelMessage:
+      return dmChannelsOnMessage(dms, action.data, context.selfId);
     case Events.ChannelDeleted: {
       let next = dms;
       for (const [userId, channelId] of dms) if (channelId === action.data.channel_id) next = next.delete(userId);

@@ -1,15 +1,46 @@
 import { Events } from '../../events/names.js';
+import type { ChannelMessage } from '../../events/payloads.js';
 import type { ApiClanMember } from '../../model/api.js';
 import { RoleEventStatus } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
-import { frozen } from '../immer.js';
+import { frozenRecord } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { MemberState } from '../records.js';
 
 type Members = PersistentMap<PersistentMap<MemberState>>;
+type MemberContext = Pick<ReduceContext, 'token' | 'learnedMember'>;
+
+/**
+ * Member records made from a listing, and the records made from those (a new nickname, a role). Every
+ * other member record was learned from events (a message's sender, a user added to a clan): the store
+ * may forget those past its bound (see learned-members.ts); a listing's members stay. Listings are
+ * rare and senders many, so it is the listed records that are marked.
+ */
+const fromListings = new WeakSet<MemberState>();
+
+/** Whether a member record was learned from events rather than a listing. */
+export function isLearnedMember(record: MemberState): boolean {
+  return !fromListings.has(record);
+}
+
+/** A changed copy of `member`, from a listing when `member` was. */
+function changed(member: MemberState, record: MemberState): MemberState {
+  if (fromListings.has(member)) fromListings.add(record);
+  return record;
+}
+
+/** The role ids of a member who has none: one frozen array for all. */
+const NO_ROLES: readonly string[] = Object.freeze([]);
+
+/** A member learned from an event, frozen: its clan nickname and avatar, no roles. */
+function learnedMember(userId: string, clanNick: string, clanAvatar: string): MemberState {
+  return Object.freeze({ user_id: userId, clan_nick: clanNick, clan_avatar: clanAvatar, role_ids: NO_ROLES });
+}
 
 function memberFromApi(member: ApiClanMember): MemberState {
-  return frozen({ user_id: member.user.id, clan_nick: member.clan_nick ?? '', clan_avatar: member.clan_avatar ?? '', role_ids: [...member.role_ids] });
+  const record = frozenRecord({ user_id: member.user.id, clan_nick: member.clan_nick ?? '', clan_avatar: member.clan_avatar ?? '', role_ids: [...member.role_ids] });
+  fromListings.add(record);
+  return record;
 }
 
 /** Changes the role ids of some members of a clan (members not cached are left alone). */
@@ -19,30 +50,48 @@ function withRoles(members: Members, clanId: string, roleId: string, add: readon
   let next = clan;
   for (const id of add) {
     const m = next.get(id);
-    if (m && !m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: [...m.role_ids, roleId] }));
+    if (m && !m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozenRecord({ ...m, role_ids: [...m.role_ids, roleId] })));
   }
   for (const id of remove) {
     const m = next.get(id);
-    if (m && m.role_ids.includes(roleId)) next = next.set(id, frozen({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) }));
+    if (m && m.role_ids.includes(roleId)) next = next.set(id, changed(m, frozenRecord({ ...m, role_ids: m.role_ids.filter((r) => r !== roleId) })));
   }
   return next === clan ? members : members.set(clanId, next);
 }
 
 /** Clans the cache holds: a member is added on an event only for one of them (a hostile server cannot grow the map without end). */
-interface KnownClans {
+export interface KnownClans {
   has(clanId: string): boolean;
 }
 
-/** A member learned from an event: added to its clan's list, started when the clan is cached but its list was never loaded. */
-function withMember(members: Members, clans: KnownClans, clanId: string, member: MemberState): Members {
-  const clan = members.get(clanId);
-  if (clan) return members.set(clanId, clan.set(member.user_id, member));
-  // The list stays partial until loaded; without the member a listener could not find who it is told about.
-  return clans.has(clanId) ? members.set(clanId, PersistentMap.empty<MemberState>().set(member.user_id, member)) : members;
+const NO_CLANS: KnownClans = { has: () => false };
+
+/**
+ * A member learned from an event, added to its clan's list (`clan`, or a new partial list when the clan is
+ * cached but its list was never loaded: without the member a listener could not find who it is told about).
+ */
+function withMember(members: Members, clans: KnownClans, clanId: string, clan: PersistentMap<MemberState> | undefined, member: MemberState, context: MemberContext): Members {
+  if (!clan && !clans.has(clanId)) return members;
+  context.learnedMember?.(clanId, member.user_id);
+  return members.set(clanId, (clan ?? PersistentMap.empty<MemberState>()).set(member.user_id, member, context.token), context.token);
+}
+
+/** What a message says about its sender's membership: a sender writing in a cached clan is one of its members, with the message's clan nickname and avatar. */
+export function membersOnMessage(members: Members, message: ChannelMessage, clans: KnownClans, context: MemberContext): Members {
+  const clan = members.get(message.clan_id);
+  const member = clan?.get(message.sender_id);
+  if (!member) {
+    // Listeners find the sender in clan.users (checked first: no record is made for a clan not cached).
+    if (!message.sender_id || (!clan && !clans.has(message.clan_id))) return members;
+    return withMember(members, clans, message.clan_id, clan, learnedMember(message.sender_id, message.clan_nick ?? '', message.clan_avatar ?? ''), context);
+  }
+  if (member.clan_nick === message.clan_nick && member.clan_avatar === message.clan_avatar) return members;
+  const { token } = context;
+  return members.set(message.clan_id, clan!.set(message.sender_id, changed(member, frozenRecord({ ...member, clan_nick: message.clan_nick, clan_avatar: message.clan_avatar })), token), token);
 }
 
 /** Clan memberships: listings, joins and removals, role assignments, and members seen on events and messages. */
-export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext, clans: KnownClans = { has: () => false }): Members {
+export function reduceMembers(members: Members, action: StoreAction, context: ReduceContext, clans: KnownClans = NO_CLANS): Members {
   switch (action.type) {
     case 'sync/members': {
       const entries = action.members.map((m) => [m.user.id, memberFromApi(m)] as const);
@@ -50,9 +99,10 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       return members.set(action.clanId, base.setMany(entries));
     }
     case Events.AddClanUser: {
-      // The caches include the new member before any listener runs: events are applied before they are delivered.
-      if (members.get(action.data.clan_id)?.has(action.data.user.user_id)) return members;
-      return withMember(members, clans, action.data.clan_id, frozen({ user_id: action.data.user.user_id, clan_nick: '', clan_avatar: '', role_ids: [] }));
+      // The caches include the new member before any listener runs (events are applied before they are delivered).
+      const clan = members.get(action.data.clan_id);
+      if (clan?.has(action.data.user.user_id)) return members;
+      return withMember(members, clans, action.data.clan_id, clan, learnedMember(action.data.user.user_id, '', ''), context);
     }
     case Events.UserClanRemoved: {
       const { clan_id: clanId, user_ids: ids } = action.data;
@@ -71,14 +121,8 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       const holders = [...(members.get(role.clan_id)?.values() ?? [])].filter((m) => m.role_ids.includes(role.id)).map((m) => m.user_id);
       return withRoles(members, role.clan_id, role.id, [], holders);
     }
-    case Events.ChannelMessage: {
-      const m = action.data;
-      const member = members.get(m.clan_id)?.get(m.sender_id);
-      // A sender writing in a clan is one of its members: listeners find them in clan.users.
-      if (!member) return m.sender_id ? withMember(members, clans, m.clan_id, frozen({ user_id: m.sender_id, clan_nick: m.clan_nick ?? '', clan_avatar: m.clan_avatar ?? '', role_ids: [] })) : members;
-      if (member.clan_nick === m.clan_nick && member.clan_avatar === m.clan_avatar) return members;
-      return members.set(m.clan_id, members.get(m.clan_id)!.set(m.sender_id, frozen({ ...member, clan_nick: m.clan_nick, clan_avatar: m.clan_avatar })));
-    }
+    case Events.ChannelMessage:
+      return membersOnMessage(members, action.data, clans, context);
     case 'sync/clans':
       if (!action.replace) return members;
       {

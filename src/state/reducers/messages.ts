@@ -3,7 +3,8 @@ import type { ChannelMessage, MessageReaction } from '../../events/payloads.js';
 import { TypeMessage } from '../../model/enums.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
 import type { EditToken } from '../edit-token.js';
-import { frozen, frozenRecord, produce } from '../immer.js';
+import { frozen, produce } from '../immer.js';
+import { keptMessage, type KnownPeers } from '../message-record.js';
 import { MessageWindow } from '../message-window.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { MessageState } from '../records.js';
@@ -49,27 +50,34 @@ function reacted(message: MessageState, event: MessageReaction): MessageState {
   });
 }
 
+/**
+ * A new message joins its channel's window, an edit replaces the held copy, a deletion removes it; typing
+ * and read indicators are not kept. `known` is what the cache holds about its channel and sender.
+ */
+export function messagesOnMessage(slice: MessagesSlice, message: ChannelMessage, context: ReduceContext, known?: KnownPeers): MessagesSlice {
+  // Message caching turned off (messagesPerChannel: 0): nothing to keep.
+  if (context.messagesPerChannel <= 0) return slice;
+  const { token } = context;
+  const window = windowOf(slice, message.channel_id, context);
+  switch (message.code) {
+    case TypeMessage.ChatUpdate:
+    case TypeMessage.UpdateEphemeralMsg:
+      return withWindow(slice, message.channel_id, window.has(message.message_id) ? window.replace(message.message_id, (m) => edited(m, message), token) : window.merge([frozen(message)]), token);
+    case TypeMessage.ChatRemove:
+    case TypeMessage.DeleteEphemeralMsg:
+      return withWindow(slice, message.channel_id, window.remove(message.message_id, token), token);
+    default:
+      if (TRANSIENT_CODES.has(message.code)) return slice;
+      return withWindow(slice, message.channel_id, window.append(keptMessage(message, known), token), token);
+  }
+}
+
 /** Messages: a bounded window per channel, kept current by new messages, edits, deletions and reactions. */
 export function reduceMessages(slice: MessagesSlice, action: StoreAction, context: ReduceContext): MessagesSlice {
   const { token } = context;
   switch (action.type) {
-    case Events.ChannelMessage: {
-      // Message caching turned off (messagesPerChannel: 0): nothing to keep.
-      if (context.messagesPerChannel <= 0) return slice;
-      const message = action.data;
-      const window = windowOf(slice, message.channel_id, context);
-      switch (message.code) {
-        case TypeMessage.ChatUpdate:
-        case TypeMessage.UpdateEphemeralMsg:
-          return withWindow(slice, message.channel_id, window.has(message.message_id) ? window.replace(message.message_id, (m) => edited(m, message), token) : window.merge([frozen(message)]), token);
-        case TypeMessage.ChatRemove:
-        case TypeMessage.DeleteEphemeralMsg:
-          return withWindow(slice, message.channel_id, window.remove(message.message_id, token), token);
-        default:
-          if (TRANSIENT_CODES.has(message.code)) return slice;
-          return withWindow(slice, message.channel_id, window.append(frozenRecord(message), token), token);
-      }
-    }
+    case Events.ChannelMessage:
+      return messagesOnMessage(slice, action.data, context);
     case Events.MessageReaction: {
       const window = slice.messages.get(action.data.channel_id);
       if (!window) return slice;

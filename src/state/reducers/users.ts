@@ -1,14 +1,14 @@
 import { Events } from '../../events/names.js';
-import type { EventUser } from '../../events/payloads.js';
+import type { ChannelMessage, EventUser } from '../../events/payloads.js';
 import type { ApiUser } from '../../model/api.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
 import type { EditToken } from '../edit-token.js';
-import { frozen } from '../immer.js';
+import { frozenRecord } from '../immer.js';
 import { PersistentMap } from '../persistent-map.js';
 import type { UserState } from '../records.js';
 
 export function userFromApi(user: ApiUser): UserState {
-  return frozen({
+  return frozenRecord({
     id: user.id,
     username: user.username,
     display_name: user.display_name ?? user.username,
@@ -18,24 +18,26 @@ export function userFromApi(user: ApiUser): UserState {
 }
 
 function userFromEvent(user: EventUser): UserState {
-  return frozen({ id: user.user_id, username: user.username, display_name: user.display_name || user.username, avatar: user.avatar });
+  return frozenRecord({ id: user.user_id, username: user.username, display_name: user.display_name || user.username, avatar: user.avatar });
 }
 
-/** Inserts or refreshes a user, keeping the map unchanged when nothing differs (the hot path of every message). */
-function upsert(users: PersistentMap<UserState>, id: string, username: string, displayName: string, avatar: string, token: EditToken | undefined): PersistentMap<UserState> {
+/**
+ * What a message says about its sender (`existing`: the sender as cached): inserted or refreshed, the map
+ * unchanged when nothing differs (the hot path of every message).
+ */
+export function usersOnMessage(users: PersistentMap<UserState>, message: ChannelMessage, existing: UserState | undefined, token: EditToken | undefined): PersistentMap<UserState> {
+  const { sender_id: id, username, avatar } = message;
   if (!id || !username) return users;
-  const existing = users.get(id);
-  if (existing && existing.username === username && existing.display_name === (displayName || username) && existing.avatar === avatar) return users;
-  return users.set(id, frozen({ ...existing, id, username, display_name: displayName || username, avatar }), token);
+  const displayName = message.display_name || username;
+  if (existing && existing.username === username && existing.display_name === displayName && existing.avatar === avatar) return users;
+  return users.set(id, frozenRecord({ ...existing, id, username, display_name: displayName, avatar }), token);
 }
 
 /** Users: learned from members, channel events and the senders of messages. */
 export function reduceUsers(users: PersistentMap<UserState>, action: StoreAction, context: Pick<ReduceContext, 'token'> = {}): PersistentMap<UserState> {
   switch (action.type) {
-    case Events.ChannelMessage: {
-      const m = action.data;
-      return upsert(users, m.sender_id, m.username, m.display_name, m.avatar, context.token);
-    }
+    case Events.ChannelMessage:
+      return usersOnMessage(users, action.data, users.get(action.data.sender_id), context.token);
     case Events.AddClanUser:
       return users.set(action.data.user.user_id, userFromEvent(action.data.user));
     case Events.UserChannelAdded:
