@@ -67,7 +67,6 @@ export {
   type TokenRefreshRequest,
 } from './gateway/protocol.js';
 export type { ResumePoint } from './gateway/connection.js';
-export type { ReplyHandler } from './gateway/pending-request.js';
 export type { SocketLike, WebSocketLike } from './gateway/transport.js';
 export type { ConnectionStatus, LifecycleEvent, LifecycleType, LifecycleOf } from './gateway/lifecycle.js';
 

@@ -73,6 +73,7 @@ export interface OutboxTransport {
    * The same as subscribing to `request$(op, payload, timeoutMs)` with `handler`, when the transport
    * can do it without an Observable per request (the gateway connection can); the returned handle
    * stops waiting. Optional: without it, the outbox subscribes to `request$`.
+   * @internal
    */
   send?(op: GatewayRequestOp, payload: unknown, timeoutMs: number, handler: ReplyHandler): Unsubscribable;
   /** Told when a `rate_limited` reply holds the outbox for `waitMs` (debug output). */

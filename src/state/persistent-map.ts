@@ -28,7 +28,7 @@ interface Branch {
 /**
  * A small map is one flat bucket (`flat`), scanned front to back: a clan's
  * few members, a thousand such maps, cost a few hundred bytes each instead of
- * a trie's root and a branch per entry. Past `FLAT_MAX` entries the map
+ * a trie's root and a branch per entry. Past {@link FLAT_MAX} entries the map
  * moves into the trie (`slots`) for good.
  */
 interface Root {
@@ -64,7 +64,7 @@ const EMPTY_TRIE: Root = Object.freeze({ owner: undefined, slots: Object.freeze(
  * An immutable string-keyed map whose updates cost the same small amount at
  * any size: a two-level trie of 64-way branches over small buckets, so a
  * `set` copies two 64-slot arrays and one bucket instead of the whole map
- * (a map of a few entries is one flat bucket, see `Root` above).
+ * (a map of a few entries is one flat bucket, see `Root` below).
  * (immer copies and walks every key of each container it changes, ~80 ns a
  * key: too slow for collections of 10,000 channels or 100,000 users.)
  *

@@ -27,8 +27,8 @@ import {
   type OutboxOptions,
   type OutboxStats,
   type OutboxTransport,
-  type ReplyHandler,
 } from '../../src/index.js';
+import type { ReplyHandler } from '../../src/gateway/pending-request.js';
 
 /** One request handed to the transport; the test answers it. */
 interface Request {

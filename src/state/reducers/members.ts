@@ -99,7 +99,7 @@ export function reduceMembers(members: Members, action: StoreAction, context: Re
       return members.set(action.clanId, base.setMany(entries));
     }
     case Events.AddClanUser: {
-      // The caches include the new member before any listener runs: events are applied before they are delivered.
+      // The caches include the new member before any listener runs (events are applied before they are delivered).
       const clan = members.get(action.data.clan_id);
       if (clan?.has(action.data.user.user_id)) return members;
       return withMember(members, clans, action.data.clan_id, clan, learnedMember(action.data.user.user_id, '', ''), context);
