@@ -9,6 +9,7 @@ import { ensureDm } from '../platform/accounts.js';
 import { clickButton, selectDropdown, triggerQuickMenu } from '../platform/interactions.js';
 import { canSeeMessage, postMessage, publicMessage, react, removeMessage, updateMessage } from '../platform/messages.js';
 import { acceptFriend, addFriend, giveCoffee } from '../platform/social.js';
+import { announceTyping } from '../platform/typing.js';
 import { joinStream, joinVoice, leaveStream, leaveVoice } from '../platform/voice.js';
 import type { MessageRecord, PresenceRecord } from '../world/records.js';
 
@@ -159,6 +160,14 @@ export class UserActor {
    */
   selectDropdown(choice: DropdownSelectInput): DropdownBoxSelected {
     return selectDropdown(this.ctx, this.userId, choice.messageId, choice.selectId, choice.values);
+  }
+
+  /**
+   * Shows this user typing in a channel: everyone who can see it gets a `channel_message` of code 3
+   * (Typing), which clients show as "… is typing" and do not cache. Nothing is stored.
+   */
+  typing(channelId: string): ChannelMessage {
+    return announceTyping(this.ctx, this.userId, channelId);
   }
 
   /** Sends a direct message, opening the DM channel of the two users (silently) on first use. */

@@ -9,6 +9,11 @@ export function readAction(body: unknown): ConsoleAction {
   const reader = new InputReader(body, 'the action');
   const kind = reader.string('kind');
   const userId = reader.string('userId');
+  if (kind === 'typing') {
+    const channelId = reader.string('channelId');
+    reader.done('typing');
+    return { kind, userId, channelId };
+  }
   const messageId = reader.string('messageId');
   if (kind === 'click') {
     const buttonId = reader.string('buttonId');
@@ -23,7 +28,7 @@ export function readAction(body: unknown): ConsoleAction {
     return { kind, userId, messageId, selectId, values };
   }
   reader.done('action');
-  throw EmulatorError.badRequest(`unknown action kind "${kind}" (use click or select)`, { kind: 'must be click or select' });
+  throw EmulatorError.badRequest(`unknown action kind "${kind}" (use click, select or typing)`, { kind: 'must be click, select or typing' });
 }
 
 function readForm(value: unknown): Record<string, FormValue> | undefined {
@@ -41,9 +46,14 @@ function readForm(value: unknown): Record<string, FormValue> | undefined {
 /** Does what a user does on the platform's own client: the bot gets the same event. */
 export function performAction(port: ConsolePort, action: ConsoleAction): unknown {
   const actor = port.as(action.userId);
-  return action.kind === 'click'
-    ? actor.clickButton({ messageId: action.messageId, buttonId: action.buttonId, extraData: action.form ?? '' })
-    : actor.selectDropdown({ messageId: action.messageId, selectId: action.selectId, values: action.values });
+  switch (action.kind) {
+    case 'click':
+      return actor.clickButton({ messageId: action.messageId, buttonId: action.buttonId, extraData: action.form ?? '' });
+    case 'select':
+      return actor.selectDropdown({ messageId: action.messageId, selectId: action.selectId, values: action.values });
+    case 'typing':
+      return actor.typing(action.channelId);
+  }
 }
 
 const SERVICES = new Set(['prover', 'ledger']);

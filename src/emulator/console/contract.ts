@@ -111,10 +111,11 @@ export type ConsoleFault =
   | { kind: 'expire-tokens' }
   | { kind: 'service'; service: 'prover' | 'ledger'; down: boolean };
 
-/** What a user does to a message from the console (POST /console/api/act). */
+/** What a user does from the console (POST /console/api/act): to a message, or typing in a channel. */
 export type ConsoleAction =
   | { kind: 'click'; userId: string; messageId: string; buttonId: string; form?: Record<string, FormValue> }
-  | { kind: 'select'; userId: string; messageId: string; selectId: string; values: string[] };
+  | { kind: 'select'; userId: string; messageId: string; selectId: string; values: string[] }
+  | { kind: 'typing'; userId: string; channelId: string };
 
 /** A value of a form input: text, a number, or the values of a multi-select. */
 export type FormValue = string | number | string[];

@@ -47,10 +47,11 @@ export interface PortTransfer {
   created_at: number;
 }
 
-/** What a user can do to a message through the console. */
+/** What a user can do through the console: to a message, or typing in a channel. */
 export interface PortActor {
   clickButton(click: { messageId: string; buttonId: string; extraData?: string | Record<string, unknown> }): unknown;
   selectDropdown(choice: { messageId: string; selectId: string; values: string[] }): unknown;
+  typing(channelId: string): unknown;
 }
 
 /** The emulator, as the console sees it. */

@@ -78,7 +78,8 @@ function emitMessage(ctx: PlatformContext, record: MessageRecord, channel: Chann
   ctx.hub.emit(Events.ChannelMessage, { ...payload, code }, audienceOf(record, channel));
 }
 
-function senderFields(ctx: PlatformContext, sender: UserRecord, clanId: string) {
+/** The sender fields of a `channel_message` from `sender` in a clan (nickname and avatar of their membership). */
+export function senderFields(ctx: PlatformContext, sender: UserRecord, clanId: string) {
   const member = ctx.world.member(clanId, sender.id);
   return {
     sender_id: sender.id,

@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelType, formNumber, formString, type ButtonClick, type DropdownSelection } from '../../../src/index.js';
+import { ChannelType, Events, formNumber, formString, TypeMessage, type ButtonClick, type DropdownSelection } from '../../../src/index.js';
 import { startDemo, type Demo } from '../../../examples/demo/script.js';
 import { until } from '../../helpers/client.js';
 import { launchChromium, runBrowserTests } from '../chromium.js';
@@ -130,11 +130,15 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     await page.close();
   });
 
-  it('reacts and unreacts from the page, replies, and sees counts and names as others react', async () => {
+  it('sees someone typing, reacts and unreacts from the page, replies, and sees counts and names as others react', async () => {
     const { world } = demo;
     const said = world.as('carol').send(general, 'Who wants cake?');
     const { page, problems } = await openConsole(browser, world.emu.url, 'alice', general);
     const item = messageItem(page, said.message_id);
+    // carol types: the page says so under the messages (the emulator keeps nothing of it).
+    world.as('carol').typing(general);
+    await page.locator('p.typing', { hasText: /carol is typing…/i }).waitFor();
+    expect(world.emu.messages(general).some((m) => m.code === TypeMessage.Typing)).toBe(false);
     await item.hover();
     await item.locator('button[data-add-emoji="🎉"]').click();
     await item.locator('button.reaction[data-emoji="🎉"] .count', { hasText: '1' }).waitFor();
@@ -149,9 +153,16 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     await item.locator('button.reaction[data-emoji="🎉"][aria-pressed="false"] .count', { hasText: '1' }).waitFor();
     expect(world.emu.messages(general).find((m) => m.message_id === said.message_id)?.reactions).toEqual([{ emoji_id: '🎉', emoji: '🎉', count: 1, sender_ids: [id('bob')] }]);
 
-    // A reply with a mention, from the keyboard.
+    // A reply with a mention, from the keyboard; typing it tells the channel that alice is typing.
+    const typists: string[] = [];
+    const stopWatching = world.emu.onEvent((type, payload) => {
+      const message = payload as { code?: number; sender_id?: string };
+      if (type === Events.ChannelMessage && message.code === TypeMessage.Typing && message.sender_id) typists.push(message.sender_id);
+    });
     await item.getByRole('button', { name: 'reply to carol' }).click();
     await page.fill('#text', 'Me! @carol @here');
+    await until(() => typists.includes(id('alice')), "alice's typing notice");
+    stopWatching();
     await page.press('#text', 'Enter');
     await until(() => world.emu.messages(general).some((m) => m.content.t === 'Me! @carol @here'), "alice's reply in the emulator", 15_000).catch(async (error: unknown) => {
       throw new Error(`${String(error)}; the page says: ${await page.textContent('#status')}`);

@@ -17,6 +17,8 @@ export const SESSION_DEFAULTS = {
   activity: 200,
   /** A "typing…" notice lasts this long unless the person sends first. */
   typingMs: 6000,
+  /** The person's own typing is announced at most this often (others' notices last typingMs). */
+  typingEveryMs: 3000,
   /** Messages per history page. */
   page: 50,
 } as const;
@@ -44,6 +46,8 @@ export class ChatSession {
   readonly activity: ActivityLine[] = [];
   private readonly timelines = new Map<string, Timeline>();
   private readonly typing = new Map<string, Map<string, { name: string; timer: ReturnType<typeof setTimeout> }>>();
+  /** When this person's own typing was last announced (Date.now()). */
+  private lastTypingAt = 0;
   private readonly dmPeers = new Map<string, string>();
   private readonly loading = new Set<string>();
 
@@ -231,6 +235,16 @@ export class ChatSession {
     } catch (error) {
       this.fail('reaction not sent', error);
     }
+  }
+
+  /** The person is typing in the selected channel: the others are told, at most every typingEveryMs. */
+  typed(): void {
+    const channelId = this.selected;
+    const now = Date.now();
+    if (!channelId || now - this.lastTypingAt < SESSION_DEFAULTS.typingEveryMs) return;
+    this.lastTypingAt = now;
+    // A lost notice matters to nobody: it is not reported as a problem.
+    consoleApi.act({ kind: 'typing', userId: this.account.id, channelId }).catch(() => undefined);
   }
 
   async click(message: ChannelMessage, buttonId: string, form: Record<string, FormValue> | undefined): Promise<boolean> {

@@ -38,7 +38,10 @@ export function Composer({ session }: { session: ChatSession }) {
           value={text}
           disabled={disabled}
           placeholder={`Message as ${session.account.username} (Enter sends, Shift+Enter new line, @name mentions)`}
-          onInput={(event) => setText((event.currentTarget).value)}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+            session.typed();
+          }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
