@@ -1,11 +1,11 @@
 import { Events } from '../../events/names.js';
-import type { MessageButtonClicked, DropdownBoxSelected, QuickMenuEvent, ChannelMessage } from '../../events/payloads.js';
+import type { MessageButtonClicked, DropdownBoxSelected, QuickMenuEvent } from '../../events/payloads.js';
 import { EMessageComponentType } from '../../interactive/enums.js';
 import type { IMessageComponent } from '../../model/content.js';
-import { streamModeOf } from '../../model/enums.js';
+import { TypeMessage } from '../../model/enums.js';
 import { EmulatorError } from '../errors.js';
 import type { MessageRecord, QuickMenuRecord } from '../world/records.js';
-import { canSeeMessage } from './messages.js';
+import { canSeeMessage, channelMessageOf } from './messages.js';
 import { nowSeconds, type PlatformContext } from './context.js';
 
 /** A message the user may see, in any channel. */
@@ -112,32 +112,8 @@ export function triggerQuickMenu(ctx: PlatformContext, input: { userId: string; 
     (r) => r.channel_id === channel.channel_id && r.menu_name === input.menuName && (input.botId === undefined || r.bot_id === input.botId),
   );
   if (!entry) throw EmulatorError.notFound(`quick menu "${input.menuName}" in channel ${input.channelId}`);
-  const now = nowSeconds();
-  const message: ChannelMessage = {
-      id: '',
-      message_id: '',
-      channel_id: channel.channel_id,
-      clan_id: channel.clan_id,
-      channel_label: channel.channel_label,
-      mode: streamModeOf(channel.type),
-      code: 0,
-      sender_id: user.id,
-      username: user.username,
-      display_name: user.display_name,
-      clan_nick: ctx.world.member(channel.clan_id, user.id)?.clan_nick ?? '',
-      clan_avatar: ctx.world.member(channel.clan_id, user.id)?.clan_avatar ?? '',
-      avatar: user.avatar,
-      content: { t: input.text ?? `/${input.menuName}` },
-      mentions: [],
-      attachments: [],
-      reactions: [],
-      references: [],
-      is_public: ctx.world.isPublic(channel),
-      create_time_seconds: now,
-      update_time_seconds: now,
-      topic_id: '',
-      category_name: channel.category_name,
-  };
+  // The pick is not a stored message: it has no id.
+  const message = channelMessageOf(ctx, user, channel, { id: '', code: TypeMessage.Chat, content: { t: input.text ?? `/${input.menuName}` }, now: nowSeconds() });
   const event: QuickMenuEvent = { menu_name: entry.menu_name, message, sender_id: entry.bot_id, message_sender_id: user.id };
   ctx.hub.emit(Events.QuickMenu, event, { users: [entry.bot_id] });
   return event;

@@ -78,8 +78,35 @@ function emitMessage(ctx: PlatformContext, record: MessageRecord, channel: Chann
   ctx.hub.emit(Events.ChannelMessage, { ...payload, code }, audienceOf(record, channel));
 }
 
-/** The sender fields of a `channel_message` from `sender` in a clan (nickname and avatar of their membership). */
-export function senderFields(ctx: PlatformContext, sender: UserRecord, clanId: string) {
+/**
+ * A `channel_message` from `sender` in `channel`, stamped `now`, with no mentions, attachments,
+ * reactions or references: what every surface that makes one (a send, a typing notice, a quick-menu
+ * pick) starts from.
+ */
+export function channelMessageOf(ctx: PlatformContext, sender: UserRecord, channel: ChannelRecord, message: { id: string; code: TypeMessage; content: ChannelMessageContent; now: number }): ChannelMessage {
+  return {
+    id: message.id,
+    message_id: message.id,
+    channel_id: channel.channel_id,
+    clan_id: channel.clan_id,
+    channel_label: channel.channel_label,
+    mode: streamModeOf(channel.type),
+    code: message.code,
+    ...senderFields(ctx, sender, channel.clan_id),
+    content: message.content,
+    mentions: [],
+    attachments: [],
+    reactions: [],
+    references: [],
+    is_public: ctx.world.isPublic(channel),
+    create_time_seconds: message.now,
+    update_time_seconds: message.now,
+    topic_id: '',
+    category_name: channel.category_name,
+  };
+}
+
+function senderFields(ctx: PlatformContext, sender: UserRecord, clanId: string) {
   const member = ctx.world.member(clanId, sender.id);
   return {
     sender_id: sender.id,
@@ -111,24 +138,16 @@ export function postMessage(ctx: PlatformContext, input: PostMessageInput): Mess
   const now = nowSeconds();
   const id = ctx.ids.id();
   const record: MessageRecord = {
-    id,
-    message_id: id,
-    channel_id: channel.channel_id,
-    clan_id: channel.clan_id,
-    channel_label: channel.channel_label,
-    mode: streamModeOf(channel.type),
-    code: receivers ? TypeMessage.Ephemeral : ((input.code ?? TypeMessage.Chat)),
-    ...senderFields(ctx, sender, channel.clan_id),
-    content: structuredClone(input.content) as ChannelMessageContent,
+    ...channelMessageOf(ctx, sender, channel, {
+      id,
+      code: receivers ? TypeMessage.Ephemeral : (input.code ?? TypeMessage.Chat),
+      content: structuredClone(input.content) as ChannelMessageContent,
+      now,
+    }),
     mentions: structuredClone((input.mentions as ApiMessageMention[] | undefined) ?? []),
     attachments: structuredClone((input.attachments as ApiMessageAttachment[] | undefined) ?? []),
-    reactions: [],
     references: structuredClone((input.references as ApiMessageRef[] | undefined) ?? []),
-    is_public: ctx.world.isPublic(channel),
-    create_time_seconds: now,
-    update_time_seconds: now,
     topic_id: input.topic_id ?? '',
-    category_name: channel.category_name,
   };
   if (input.mention_everyone) record.mention_everyone = true;
   if (input.anonymous_message) record.anonymous_message = true;

@@ -1,8 +1,8 @@
 import { Events } from '../../events/names.js';
 import type { ChannelMessage } from '../../events/payloads.js';
-import { TypeMessage, streamModeOf } from '../../model/enums.js';
+import { TypeMessage } from '../../model/enums.js';
 import { nowSeconds, type PlatformContext } from './context.js';
-import { senderFields } from './messages.js';
+import { channelMessageOf } from './messages.js';
 
 /**
  * Tells everyone who can see a channel that `userId` is typing in it: a `channel_message` of code 3
@@ -12,28 +12,7 @@ import { senderFields } from './messages.js';
 export function announceTyping(ctx: PlatformContext, userId: string, channelId: string): ChannelMessage {
   const sender = ctx.world.user(userId);
   const channel = ctx.world.accessibleChannel(channelId, userId);
-  const now = nowSeconds();
-  const id = ctx.ids.id();
-  const event: ChannelMessage = {
-    id,
-    message_id: id,
-    channel_id: channel.channel_id,
-    clan_id: channel.clan_id,
-    channel_label: channel.channel_label,
-    mode: streamModeOf(channel.type),
-    code: TypeMessage.Typing,
-    ...senderFields(ctx, sender, channel.clan_id),
-    content: { t: '' },
-    mentions: [],
-    attachments: [],
-    reactions: [],
-    references: [],
-    is_public: ctx.world.isPublic(channel),
-    create_time_seconds: now,
-    update_time_seconds: now,
-    topic_id: '',
-    category_name: channel.category_name,
-  };
+  const event = channelMessageOf(ctx, sender, channel, { id: ctx.ids.id(), code: TypeMessage.Typing, content: { t: '' }, now: nowSeconds() });
   ctx.hub.emit(Events.ChannelMessage, event, { channel });
   return event;
 }
