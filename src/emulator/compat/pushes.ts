@@ -17,6 +17,7 @@ import {
   GiveCoffeeEventSchema,
   MessageButtonClickedSchema,
   MessageReactionSchema,
+  MessageTypingEventSchema,
   NotificationSchema,
   NotificationsSchema,
   QuickMenuDataEventSchema,
@@ -373,6 +374,19 @@ const TRANSLATORS: Translators = {
         code: q.message.code,
         topicId: q.message.topic_id,
       }),
+    }),
+  }),
+  [Events.MessageTyping]: (t) => ({
+    case: 'messageTypingEvent',
+    value: create(MessageTypingEventSchema, {
+      clanId: t.clan_id,
+      channelId: t.channel_id,
+      senderId: t.sender_id,
+      mode: t.mode,
+      isPublic: t.is_public,
+      senderUsername: t.sender_username,
+      senderDisplayName: t.sender_display_name,
+      topicId: t.topic_id,
     }),
   }),
 };

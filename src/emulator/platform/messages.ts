@@ -56,7 +56,8 @@ function checkParts(input: { content: unknown; mentions?: unknown; attachments?:
   if (issues.length > 0) throw EmulatorError.fromIssues(issues, 'message');
 }
 
-function targetChannel(ctx: PlatformContext, input: { channelId: string; clanId?: string; senderId: string; bypassAccess?: boolean }): ChannelRecord {
+/** The channel a write names, once the sender may write there and `clanId` (when given) is its clan. */
+export function targetChannel(ctx: PlatformContext, input: { channelId: string; clanId?: string; senderId: string; bypassAccess?: boolean }): ChannelRecord {
   const channel = input.bypassAccess ? ctx.world.channel(input.channelId) : ctx.world.accessibleChannel(input.channelId, input.senderId);
   if (input.clanId !== undefined && input.clanId !== channel.clan_id) {
     throw EmulatorError.badRequest(`channel ${channel.channel_id} is not in clan ${input.clanId}`, { clan_id: 'does not match the channel' });
@@ -80,8 +81,7 @@ function emitMessage(ctx: PlatformContext, record: MessageRecord, channel: Chann
 
 /**
  * A `channel_message` from `sender` in `channel`, stamped `now`, with no mentions, attachments,
- * reactions or references: what every surface that makes one (a send, a typing notice, a quick-menu
- * pick) starts from.
+ * reactions or references: what every surface that makes one (a send, a quick-menu pick) starts from.
  */
 export function channelMessageOf(ctx: PlatformContext, sender: UserRecord, channel: ChannelRecord, message: { id: string; code: TypeMessage; content: ChannelMessageContent; now: number }): ChannelMessage {
   return {
