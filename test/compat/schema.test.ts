@@ -12,19 +12,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromBinary, fromJson, ScalarType, toBinary, toJson, type DescField, type DescMessage, type JsonObject } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { EnvelopeSchema } from '../../src/emulator/compat/schema/production_pb.js';
+import { EnvelopeSchema } from '../../src/production/schema/sdk-2.8.33_pb.js';
 import { describeWithSdk } from './support/sdk-bot.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const schemaDir = join(root, 'src/emulator/compat/schema');
+const schemaDir = join(root, 'src/production/schema');
 
 describe('the production schema', () => {
-  it('has generated code that matches production.proto (`npm run proto` regenerates it)', () => {
+  it('has generated code that matches sdk-2.8.33.proto (`npm run proto` regenerates it)', () => {
     const out = mkdtempSync(join(tmpdir(), 'clanstream-proto-'));
     try {
       const template = { version: 'v2', plugins: [{ local: [join(root, 'node_modules/.bin/protoc-gen-es')], out, opt: ['target=ts', 'import_extension=js'] }] };
       execFileSync(join(root, 'node_modules/.bin/buf'), ['generate', schemaDir, '--template', JSON.stringify(template)], { cwd: root });
-      expect(readFileSync(join(out, 'production_pb.ts'), 'utf8')).toBe(readFileSync(join(schemaDir, 'production_pb.ts'), 'utf8'));
+      expect(readFileSync(join(out, 'sdk-2.8.33_pb.ts'), 'utf8')).toBe(readFileSync(join(schemaDir, 'sdk-2.8.33_pb.ts'), 'utf8'));
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
