@@ -7,7 +7,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { ChannelMessageSendSchema, EnvelopeSchema, Error_Code, LastSeenMessageEventSchema, MessageTypingEventSchema, PingSchema } from '../../src/emulator/compat/schema/production_pb.js';
+import { ChannelMessageSendSchema, EnvelopeSchema, Error_Code, LastSeenMessageEventSchema, MessageTypingEventSchema, PingSchema } from '../../src/production/schema/sdk-2.8.33_pb.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { until } from '../helpers/client.js';
 import { api, authenticate } from '../helpers/raw.js';

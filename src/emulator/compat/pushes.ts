@@ -39,7 +39,7 @@ import {
   type ChannelDescription,
   type Envelope,
   type UserProfileRedis,
-} from './schema/production_pb.js';
+} from '../../production/schema/sdk-2.8.33_pb.js';
 
 /** What an envelope carries besides its `cid`: one request, answer or push. */
 export type EnvelopeMessage = Exclude<Envelope['message'], { case: undefined }>;

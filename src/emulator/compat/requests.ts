@@ -10,7 +10,7 @@ import { announceTyping } from '../platform/typing.js';
 import type { MessageRecord } from '../world/records.js';
 import { attachmentFromWire, mentionFromWire, parseContent, referenceFromWire } from './message-parts.js';
 import { translate, type EnvelopeMessage } from './pushes.js';
-import { ChannelMessageAckSchema, ChannelSchema, ClanJoinSchema, PongSchema, type ChannelMessageSend, type Envelope } from './schema/production_pb.js';
+import { ChannelMessageAckSchema, ChannelSchema, ClanJoinSchema, PongSchema, type ChannelMessageSend, type Envelope } from '../../production/schema/sdk-2.8.33_pb.js';
 
 /** What a request handler works with: the world, and the socket's user and session. */
 export interface RequestContext {
