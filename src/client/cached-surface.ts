@@ -1,7 +1,10 @@
 import type { ChannelMessageAck, MessageReactionAck } from '../gateway/protocol.js';
 import type { ChannelMessage } from '../events/payloads.js';
 import type { CacheManager } from '../state/cache-manager.js';
-import type { Clan, Message, ReactMessagePayload, TextChannel, User } from '../structures/shapes.js';
+import type { Clan } from '../structures/clan.js';
+import type { Message, ReactMessagePayload } from '../structures/message.js';
+import type { TextChannel } from '../structures/text-channel.js';
+import type { User } from '../structures/user.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
 import type { EditOptions, MessageTarget } from './bot-surface.js';
 import { EventSurface } from './event-surface.js';
