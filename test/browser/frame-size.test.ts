@@ -5,15 +5,12 @@
  * before it is sent; an event over `maxInboundFrameBytes` is reported, and the
  * client starts a fresh session, resynchronises and reads the next events.
  */
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { serveBundleApp } from './bundle-app.js';
 import { launchChromium, pageProblems, runBrowserTests } from './chromium.js';
-
-const BUNDLE = new URL('../../dist/browser/clanstream.js', import.meta.url);
 
 /** The app: logs in with a 4 KiB inbound bound, records errors$ and lifecycle$, and sends what the test asks for. */
 const APP = `<!doctype html><meta charset="utf-8"><title>app</title><script type="module">
@@ -27,17 +24,6 @@ window.send = (text) => client.sendMessage(q.get('channel'), text).then((m) => '
 await client.login();
 document.body.dataset.status = 'ready';
 </script>`;
-
-async function serveApp(): Promise<{ server: Server; origin: string }> {
-  const bundle = await readFile(BUNDLE, 'utf8');
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://app').pathname;
-    if (path === '/clanstream.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end(APP);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: { errors: string[]; lifecycle: string[] } }).seen);
 
@@ -53,7 +39,7 @@ describe.skipIf(!runBrowserTests)('frame sizes, in Chromium', () => {
   });
 
   it('refuses a send over max_frame_bytes, and reads no event over maxInboundFrameBytes: a fresh session, a resync, and the next events', async () => {
-    const served = await serveApp();
+    const served = await serveBundleApp(APP);
     app = served.server;
     emu = await startEmulator({ corsOrigins: [served.origin], maxFrameBytes: 8192 });
     const alice = emu.createUser({ username: 'alice' });
