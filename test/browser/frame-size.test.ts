@@ -5,10 +5,9 @@
  * before it is sent; an event over `maxInboundFrameBytes` is reported, and the
  * client starts a fresh session, resynchronises and reads the next events.
  */
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { serveBundleApp } from './bundle-app.js';
 import { launchChromium, pageProblems, runBrowserTests } from './chromium.js';
 
@@ -28,26 +27,23 @@ document.body.dataset.status = 'ready';
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: { errors: string[]; lifecycle: string[] } }).seen);
 
 describe.skipIf(!runBrowserTests)('frame sizes, in Chromium', () => {
-  let emu: Emulator | undefined;
-  let app: Server | undefined;
-  let browser: Browser | undefined;
+  const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
-    await browser?.close();
-    await emu?.close();
-    await new Promise((resolve) => (app ? app.close(resolve) : resolve(undefined)));
-    browser = emu = app = undefined;
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   it('refuses a send over max_frame_bytes, and reads no event over maxInboundFrameBytes: a fresh session, a resync, and the next events', async () => {
     const served = await serveBundleApp(APP);
-    app = served.server;
-    emu = await startEmulator({ corsOrigins: [served.origin], maxFrameBytes: 8192 });
+    cleanups.push(() => new Promise((resolve) => served.server.close(resolve)));
+    const emu = await startEmulator({ corsOrigins: [served.origin], maxFrameBytes: 8192 });
+    cleanups.push(() => emu.close());
     const alice = emu.createUser({ username: 'alice' });
     const bob = emu.createUser({ username: 'bob' });
     const clan = emu.createClan({ name: 'Frames', ownerId: alice.id });
     emu.addClanMember(clan.id, bob.id);
     const channel = clan.welcome_channel_id;
-    browser = await launchChromium();
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
     const page = await browser.newPage();
     const problems = pageProblems(page);
     await page.goto(`${served.origin}/?${new URLSearchParams({ id: alice.id, token: alice.token, port: String(emu.port), channel })}`);
