@@ -4,6 +4,7 @@ import type { DebugSetting } from '../debug/switch.js';
 import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
 import type { LoggerLike } from '../util/logger.js';
 import type { ResumePoint } from '../gateway/connection.js';
+import { FRAME_LIMITS } from '../gateway/frame-limits.js';
 import type { WebSocketLike } from '../gateway/transport.js';
 import type { OutboxOptions } from '../outbound/outbox.js';
 import type { CacheLimits } from '../state/limits.js';
@@ -67,6 +68,12 @@ export interface ClientConfigDto {
   unhandledErrors?: UnhandledErrors;
   /** WebSocket implementation (defaults to the platform's, through isomorphic-ws). */
   WebSocket?: WebSocketLike;
+  /**
+   * The largest gateway frame read, in bytes (default 4 MiB, 16 times the protocol's frame limit).
+   * A larger one is not read: it is reported on `errors$` as a ProtocolError, and the connection
+   * starts a fresh session and resynchronises (a resume would have the server send it again).
+   */
+  maxInboundFrameBytes?: number;
   /** fetch implementation for the REST API (defaults to the platform's). */
   fetch?: typeof globalThis.fetch;
   /** Cache bounds; see {@link CACHE_LIMITS}. */
@@ -120,6 +127,8 @@ export const CLIENT_DEFAULTS = {
   refreshMarginMs: 60_000,
   /** How long a gateway request waits for its reply. */
   requestTimeoutMs: 15_000,
+  /** The largest gateway frame read (4 MiB). */
+  maxInboundFrameBytes: FRAME_LIMITS.maxInboundFrameBytes,
 } as const;
 
 /** A config with every default applied. */
@@ -147,6 +156,7 @@ export interface ResolvedClientConfig {
   debug?: DebugSetting;
   unhandledErrors: UnhandledErrors;
   WebSocket?: WebSocketLike;
+  maxInboundFrameBytes: number;
   /** fetch implementation for the REST API (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
   caches?: Partial<CacheLimits>;
@@ -192,6 +202,8 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   positive(config.timeout, 'timeout', issues);
   positive(config.heartbeatTimeoutMs, 'heartbeatTimeoutMs', issues);
   positive(config.requestTimeoutMs, 'requestTimeoutMs', issues);
+  const maxInbound: unknown = config.maxInboundFrameBytes;
+  if (maxInbound !== undefined && !(Number.isSafeInteger(maxInbound) && (maxInbound as number) >= 1)) issues.push({ path: 'maxInboundFrameBytes', message: 'must be a whole number of bytes, at least 1', code: 'invalid' });
   const port = portOf(config.port);
   if (port === null) issues.push({ path: 'port', message: 'must be a port number from 1 to 65535 (a number or a string of digits)', code: 'invalid' });
   const useSSL = booleanOf(config.useSSL);
@@ -241,6 +253,7 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     apiRetry: { ...CLIENT_DEFAULTS.apiRetry, ...config.apiRetry },
     refreshMarginMs: config.refreshMarginMs ?? CLIENT_DEFAULTS.refreshMarginMs,
     requestTimeoutMs: config.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
+    maxInboundFrameBytes: config.maxInboundFrameBytes ?? CLIENT_DEFAULTS.maxInboundFrameBytes,
     scheduler: config.scheduler ?? asyncScheduler,
     random: config.random ?? Math.random,
     unhandledErrors: config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT,

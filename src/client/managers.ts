@@ -56,6 +56,7 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
     ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
     userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),
+    maxInboundFrameBytes: config.maxInboundFrameBytes,
     scheduler: config.scheduler,
     random: config.random,
     reconnect: config.reconnect,

@@ -7,12 +7,11 @@ import { frozen } from '../state/immer.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { ChannelState, ClanState, MemberState, MessageState, UserState } from '../state/records.js';
 import type { Store } from '../state/store.js';
-import { ClanStructure } from '../structures/clan.js';
+import { Clan } from '../structures/clan.js';
 import type { ClientContext } from '../structures/context.js';
-import { MessageStructure } from '../structures/message.js';
-import type { Clan, Message, TextChannel, User } from '../structures/shapes.js';
-import { TextChannelStructure } from '../structures/text-channel.js';
-import { UserStructure } from '../structures/user.js';
+import { Message } from '../structures/message.js';
+import { TextChannel } from '../structures/text-channel.js';
+import { User } from '../structures/user.js';
 import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
 
 /** What the runtime needs from the client. */
@@ -54,10 +53,10 @@ export class ClientRuntime implements ClientContext {
   readonly clans: CacheManager<string, Clan>;
   readonly channels: CacheManager<string, TextChannel>;
   readonly users: CacheManager<string, User>;
-  private readonly clanMemo = new Memo<ClanState, Clan>((r) => new ClanStructure(this, r));
-  private readonly channelMemo = new Memo<ChannelState, TextChannel>((r) => new TextChannelStructure(this, r));
-  private readonly messageMemo = new Memo<MessageState, Message>((r) => new MessageStructure(this, r));
-  private readonly userMemo = new Memo<UserState, User>((r) => new UserStructure(this, r));
+  private readonly clanMemo = new Memo<ClanState, Clan>((r) => new Clan(this, r));
+  private readonly channelMemo = new Memo<ChannelState, TextChannel>((r) => new TextChannel(this, r));
+  private readonly messageMemo = new Memo<MessageState, Message>((r) => new Message(this, r));
+  private readonly userMemo = new Memo<UserState, User>((r) => new User(this, r));
   private readonly memberMemo = new WeakMap<MemberState, { record: UserState; user: User }>();
   /** In-flight loads per cache, shared by every view of that cache so they dedupe together. */
   private readonly inFlight = new Map<string, Map<string, Promise<unknown>>>();
@@ -146,7 +145,7 @@ export class ClientRuntime implements ClientContext {
     if (!member) return this.userMemo.get(record);
     const cached = this.memberMemo.get(member);
     if (cached && cached.record === record) return cached.user;
-    const user = new UserStructure(this, record, member);
+    const user = new User(this, record, member);
     this.memberMemo.set(member, { record, user });
     return user;
   }

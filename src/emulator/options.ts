@@ -18,7 +18,7 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Lifetime of refresh tokens. */
   refreshTokenTtlSeconds?: number;
-  /** Interval announced in `hello`: clients ping this often. */
+  /** Interval announced in `hello`: clients ping this often (a clanstream client at most once a second). */
   heartbeatIntervalMs?: number;
   /** A socket that sends nothing for this long is closed with 4009. */
   heartbeatTimeoutMs?: number;

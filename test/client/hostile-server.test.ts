@@ -119,9 +119,10 @@ describe('waits the server asks for', () => {
   });
 
   it.each([
-    ['0', 0, /is below 10 ms; waiting 10 ms instead/],
-    ['1e-9', 1e-9, /is below 10 ms/],
-    ['negative', -1, /is below 10 ms/],
+    ['0', 0, /is below 1000 ms; waiting 1000 ms instead/],
+    ['1e-9', 1e-9, /is below 1000 ms/],
+    ['negative', -1, /is below 1000 ms/],
+    ['999', 999, /of 999 ms is below 1000 ms/],
     ['1e12', 1e12, /is above 3600000 ms; waiting 3600000 ms at most/],
     ['a string', 'fast', /is not a number \(got "fast"\); waiting 15000 ms instead/],
     ['null', null, /is not a number \(got null\); waiting 15000 ms instead/],
