@@ -1,6 +1,6 @@
 export { CLANSTREAM_ERROR_BRAND, ClanstreamError, type ErrorKind } from './clanstream-error.js';
 export { ValidationError, type ValidationIssue } from './validation-error.js';
-export { ApiError } from './api-error.js';
+export { ApiError, type ApiFailureCode } from './api-error.js';
 export { ProtocolError } from './protocol-error.js';
 export { GatewayError } from './gateway-error.js';
 export { ConnectionError } from './connection-error.js';

@@ -164,7 +164,7 @@ describe('handshake frames sent again', () => {
           return true;
         },
       },
-      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one' }] } } : undefined),
+      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one', welcome_channel_id: 'C1', creator_id: 'U1' }] } } : undefined),
     });
     const { client, errors } = clientOf(p);
     await client.login();
@@ -182,7 +182,7 @@ describe('handshake frames sent again', () => {
 describe('pagination that does not end', () => {
   it('a cursor given twice ends login with a ProtocolError after two pages', async () => {
     const p = await platform({
-      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one' }], cursor: 'again' } } : undefined),
+      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one', welcome_channel_id: 'C1', creator_id: 'U1' }], cursor: 'again' } } : undefined),
     });
     const { client } = clientOf(p);
     const error = await rejection(client.login());
@@ -210,7 +210,7 @@ describe('pagination that does not end', () => {
     let page = 0;
     const answer = (): RestAnswer => {
       page += 1;
-      return { status: 200, body: { clans: Array.from({ length: perPage }, (_, i) => ({ clan_id: `K${page}-${i}`, clan_name: 'x' })), cursor: `c${page}` } };
+      return { status: 200, body: { clans: Array.from({ length: perPage }, (_, i) => ({ clan_id: `K${page}-${i}`, clan_name: 'x', welcome_channel_id: 'C1', creator_id: 'U1' })), cursor: `c${page}` } };
     };
     const p = await platform({ rest: (request) => (request.path === '/v2/clans' ? answer() : undefined) });
     const { client } = clientOf(p);
@@ -225,7 +225,8 @@ describe('pagination that does not end', () => {
     const { client } = clientOf(p);
     const error = await rejection(client.login());
     expect(error).toBeInstanceOf(ProtocolError);
-    expect((error as Error).message).toBe('a page of the DM channels has no item list');
+    // The answer's check names the route and the field before the listing ever sees the page.
+    expect((error as Error).message).toBe("GET /v2/dm: the answer's channels is a string, not a list");
   });
 });
 

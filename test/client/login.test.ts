@@ -143,8 +143,11 @@ describe('login()', () => {
     expect(error).toBeInstanceOf(ApiError);
     const api = error as ApiError;
     expect(api).toMatchObject({ status: 0, code: 'network_error', route: 'POST /v2/apps/authenticate/token' });
-    // The reason is generic: ofetch nests the socket error (ECONNREFUSED) one level deeper than request.ts looks.
-    expect(api.message).toMatch(/^POST \/v2\/apps\/authenticate\/token failed \(no response network_error\): (the server could not be reached|ECONNREFUSED)$/);
+    // The message names the address tried, what it means, and the settings to change.
+    expect(api.message).toBe(
+      `POST /v2/apps/authenticate/token failed (no response network_error): could not reach http://127.0.0.1:${port}/v2/apps/authenticate/token: nothing listens on 127.0.0.1:${port} (ECONNREFUSED): start the server, or correct \`host\`, \`port\` and \`useSSL\``,
+    );
+    expect(api.url).toBe(`http://127.0.0.1:${port}/v2/apps/authenticate/token`);
     expect(counter.calls()).toBe(3); // the first attempt and 2 retries
     expect(client.status).toBe('closed');
   });
