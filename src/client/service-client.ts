@@ -168,6 +168,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       apiRetry: config.apiRetry,
       ...(config.fetch ? { fetch: config.fetch } : {}),
       logger: this.#logger,
+      redactor: this.#redactor,
     });
     // Order matters: duplicates go first, then the caches apply the event, then the rest reads them.
     this.#pipeline.use((event) => event.type !== Events.TokenSend || this.#transfersSeen.isNew(event.data.transaction_id));
@@ -459,9 +460,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
   async sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
-    const result = await this.#wallet.sendToken(tokenEvent);
-    // The ledger's words may echo a secret the server was given: the caller's result never shows it.
-    return typeof result.error === 'string' && this.#redactor.holdsSecret(result.error) ? { ...result, error: this.#redactor.redact(result.error) } : result;
+    // The wallet removes the client's secrets from the result (`error` and `cause`): servers echo what they were sent.
+    return this.#wallet.sendToken(tokenEvent);
   }
 
   /** A fresh ephemeral key pair (base58 public key, PKCS#8 hex private key). */

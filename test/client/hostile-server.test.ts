@@ -282,3 +282,43 @@ describe('secrets the server echoes', () => {
     scanner.expectNoLeaks();
   });
 });
+
+describe('a prover that echoes the session JWT', () => {
+  it('never hands it to the caller: sendToken’s error, its cause (message, fields, chain) and getZkProofs’ rejection are redacted', async () => {
+    const scanner = new LeakScanner();
+    scanner.apiKey('API key', HOSTILE_BOT.token);
+    const p = await platform({
+      rest: (request) => {
+        if (request.path !== '/zk/prove') return undefined;
+        const jwt = String((request.body as { jwt?: unknown }).jwt ?? '');
+        const signature = jwt.split('.')[2] ?? '';
+        // Every form a confused prover might quote it in: raw after an escape, the signature alone, base64, and a field.
+        return {
+          status: 400,
+          body: {
+            code: 'bad_request',
+            message: `refused Bearer%20${jwt} (signature ${signature}; base64 ${Buffer.from(jwt).toString('base64')})`,
+            fields: { jwt: `Bearer%20${jwt}`, [signature]: 'unknown signature' },
+          },
+        };
+      },
+    });
+    const logger = recordingLogger(scanner, 'client');
+    const { client } = clientOf(p, { logger });
+    await client.login();
+    const session = client.sessionManager.getSession();
+    scanner.secret('session token', session?.token);
+    scanner.secret('refresh token', session?.refresh_token);
+
+    const transfer = await client.sendToken({ receiver_id: '1840000000000000002', amount: 1 });
+    expect(transfer.ok).toBe(false);
+    expect(transfer.cause).toMatchObject({ kind: 'api', status: 400, route: 'POST {zkApiUrl}/prove' });
+    expect(transfer.error).toContain('[redacted]');
+    scanner.value('sendToken result', transfer);
+    scanner.value('sendToken cause', transfer.cause);
+    scanner.value('getZkProofs rejection', await rejection(client.getZkProofs({ user_id: HOSTILE_BOT.botId, jwt: session?.token ?? '', address: 'a', ephemeral_public_key: 'b' })));
+    scanner.value('wallet status', client.wallet.status);
+    expect(p.requestsTo('POST', '/zk/prove').length).toBeGreaterThanOrEqual(3);
+    scanner.expectNoLeaks();
+  });
+});
