@@ -38,10 +38,10 @@ export function describeNetworkFailure(error: unknown, shownUrl: string, setting
   if (code === 'ECONNREFUSED') why = `nothing listens on ${url.host}${named}: start the server, or correct ${setting}`;
   else if (/^(ENOTFOUND|EAI_)/.test(code)) why = `the name ${url.hostname} does not resolve${named}: correct ${setting}`;
   else if (/WRONG_VERSION|PACKET_LENGTH|HTTP_REQUEST/.test(code) || /wrong version number|packet length too long/.test(text)) {
-    why = `${url.host} answered in plain HTTP, not TLS${named}: ${client ? 'set `useSSL: false`' : `use an http:// address in ${setting}`}`;
+    why = `${url.host} answered in plain HTTP, not TLS${named}: ${client ? 'set `useSSL: false`' : `use an address without TLS (http://, ws://) in ${setting}`}`;
   } else if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(code)) why = `the server's TLS certificate was refused${named}: correct ${setting}, or the server's certificate`;
   else if (/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(code)) {
-    why = `the connection was closed before an answer came${named}${url.protocol === 'http:' || url.protocol === 'ws:' ? `; if the server speaks TLS, ${client ? 'set `useSSL: true`' : `use an https:// address in ${setting}`}` : ''}`;
+    why = `the connection was closed before an answer came${named}${url.protocol === 'http:' || url.protocol === 'ws:' ? `; if the server speaks TLS, ${client ? 'set `useSSL: true`' : `use an address with TLS (https://, wss://) in ${setting}`}` : ''}`;
   } else if (/TIMEDOUT|TIMEOUT/.test(code)) why = `connecting timed out${named}: check ${setting} and the network`;
   else if (/UNREACH/.test(code)) why = `the host cannot be reached${named}: check ${setting} and the network`;
   else if (/^Z_/.test(code)) why = `the answer's compressed body is broken${named}`;

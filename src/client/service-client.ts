@@ -26,6 +26,7 @@ import { Events } from '../events/names.js';
 import type { GatewayConnection } from '../gateway/connection.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
+import { missingWebSocket } from '../gateway/websocket-support.js';
 import type { Session, StoredSession } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
 import { INSPECT } from '../util/inspect.js';
@@ -362,7 +363,9 @@ export class ServiceClient extends CachedSurface implements BotSurface {
           this.#loggingIn = false;
           if (generation === this.#generation) {
             this.#login = undefined;
+            this.#logger.warn(`login failed: ${error instanceof Error ? error.message : String(error)}`);
             this.#managers?.connection.close();
+            if (this.#status.value !== 'closed') this.#status.next('closed');
             // What waited for this login will not be sent: it fails with the login's reason.
             this.#outbox.refuse((op) => notLoggedIn(op));
             this.#outbox.cancelAll(() => error);
@@ -380,7 +383,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     const stillWanted = () => {
       if (generation !== this.#generation) throw new ClosedError('login()');
     };
+    // Nothing is sent when the gateway could never be reached.
+    const noSocket = missingWebSocket(this.#config.WebSocket);
+    if (noSocket) throw noSocket;
     this.initManager(this.loginBasePath ?? loginBaseUrl(this.#config));
+    this.#logger.info(`logging in to ${this.loginBasePath ?? ''} as ${this.#config.botId}`);
     const { sessions, connection } = this.managers();
     const existing = sessions.getSession();
     const now = this.#config.scheduler.now() / 1000;

@@ -1,5 +1,6 @@
 import IsomorphicWebSocket from 'isomorphic-ws';
 import { Observable } from 'rxjs';
+import { socketFailure } from './socket-failure.js';
 
 /** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
 export interface SocketLike {
@@ -82,11 +83,12 @@ export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSo
         if (typeof event.data === 'string') subscriber.next(event.data);
       };
     }
-    // Errors are always followed by a close event, which carries the code; nothing to do here.
-    socket.onerror = () => {};
+    // An error is always followed by a close; when that close has no reason of its own, the error explains it.
+    let failure: unknown;
+    socket.onerror = (event) => (failure = event);
     socket.onclose = (event) => {
       closed = true;
-      subscriber.next({ type: 'close', code: event.code, reason: event.reason });
+      subscriber.next({ type: 'close', code: event.code, reason: event.reason || (failure === undefined ? '' : socketFailure(url, failure)) });
       subscriber.complete();
     };
     return () => {
