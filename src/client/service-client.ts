@@ -1,4 +1,4 @@
-import { BehaviorSubject, from, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, from, race, skip, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -77,7 +77,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   readonly #logger: Logger;
   readonly #debug: DebugChannel;
   readonly #errors: ErrorReporter;
-  readonly #status = new BehaviorSubject<ConnectionStatus>('closed');
+  /** `not_logged_in` until the first login(): an operation that needs one says "call login() first". */
+  readonly #status = new BehaviorSubject<ConnectionStatus>('not_logged_in');
   readonly #pipeline: InboundPipeline;
   #managers: Managers | undefined;
   #login: Promise<typeof LOGIN_RESULT> | undefined;
@@ -231,7 +232,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#config.timeout;
   }
 
-  /** `connecting`, `ready`, `reconnecting` or `closed`; replays the current value to new subscribers. */
+  /** `not_logged_in`, then `connecting`, `ready`, `reconnecting` or `closed`; replays the current value to new subscribers. */
   readonly status$: Observable<ConnectionStatus> = this.#status.asObservable();
 
   /** The status right now. */
@@ -304,7 +305,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     const { sessions, connection } = managers;
     this.#background.push(connection.lifecycle$.subscribe((event) => this.lifecycleSubject.next(event)));
     this.#background.push(
-      connection.status$.subscribe((status) => {
+      // The new connection's own `closed` is skipped: until it moves, the client is as login() left it.
+      connection.status$.pipe(skip(1)).subscribe((status) => {
         if (status !== this.#status.value) this.#status.next(status);
       }),
     );
@@ -336,7 +338,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   private gatewayUrl(): string {
     const session = this.managers().sessions.getSession();
-    if (!session?.ws_url) throw new AuthenticationError('there is no session with a gateway URL; log in first');
+    if (!session?.ws_url) throw new AuthenticationError('there is no session with a gateway URL: call login() first');
     return `${session.ws_url}${GATEWAY_PATH}?token=${encodeURIComponent(session.token)}&protocol=${PROTOCOL_VERSION}`;
   }
 
@@ -353,6 +355,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     if (!this.#login) {
       // Sends made while logging in wait for the connection.
       this.#outbox.accept();
+      // Authenticating is part of connecting: status$ says so from the start.
+      if (this.#status.value !== 'connecting') this.#status.next('connecting');
       const generation = this.#generation;
       this.#login = this.doLogin(generation).then(
         (result) => {
@@ -506,7 +510,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#managers?.api.cancelAll();
     this.#wallet.cancelInFlight();
     this.#wallet.invalidate();
-    if (this.#status.value !== 'closed') this.#status.next('closed');
+    // Closing a client that never logged in leaves it "not logged in".
+    if (this.#status.value !== 'closed' && this.#status.value !== 'not_logged_in') this.#status.next('closed');
     this.stopListening();
     for (const subscription of this.#background.splice(0)) subscription.unsubscribe();
     this.#login = undefined;
