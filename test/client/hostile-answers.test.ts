@@ -76,7 +76,7 @@ interface RouteCase {
 
 const ROUTES: RouteCase[] = [
   { route: 'GET /v2/clans/{clanId}', method: 'GET', path: /^\/v2\/clans\/[^/]+$/, call: (c) => c.clans.fetch(CLAN, { force: true }), wrongType: { body: { clan_id: CLAN, clan_name: 7, welcome_channel_id: GENERAL, creator_id: ALICE }, field: 'clan_name' } },
-  { route: 'GET /v2/channels/{channelId}', method: 'GET', path: /^\/v2\/channels\/[^/]+$/, call: (c) => c.channels.fetch('1860000000000000099'), wrongType: { body: { channel_id: 1860000000000000099 }, field: 'channel_id' } },
+  { route: 'GET /v2/channels/{channelId}', method: 'GET', path: /^\/v2\/channels\/[^/]+$/, call: (c) => c.channels.fetch('1860000000000000099'), wrongType: { body: { channel_id: 1860 }, field: 'channel_id' } },
   { route: 'GET /v2/users/{userId}', method: 'GET', path: /^\/v2\/users\/[^/]+$/, call: (c) => c.users.fetch(ALICE), wrongType: { body: { id: ALICE, username: ['alice'] }, field: 'username' } },
   {
     route: 'GET /v2/clans/{clanId}/members/{userId}',
@@ -133,7 +133,7 @@ async function failureOf(call: () => Promise<unknown>): Promise<unknown> {
   try {
     promise = call();
   } catch (error) {
-    throw new Error(`threw synchronously: ${String(error)}`);
+    throw new Error(`threw synchronously: ${String(error)}`, { cause: error });
   }
   return rejection(promise);
 }

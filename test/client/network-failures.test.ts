@@ -70,7 +70,7 @@ describe('REST: every failure names the URL, the cause and the setting', () => {
 
   it('no host given: the error says the default production host was used, and which setting to set', async () => {
     // The default host, sent to a `.invalid` twin: the same failure, with no network needed.
-    const fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(String(input).replace('gateway.clanstream.chat', 'gateway.clanstream.invalid'), init);
+    const fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch((input as string).replace('gateway.clanstream.chat', 'gateway.clanstream.invalid'), init);
     const client = t.track(new ServiceClient({ ...BOT, ...QUICK, fetch }));
     expect(await loginFailure(client, ApiError)).toMatch(
       /could not reach https:\/\/gateway\.clanstream\.chat\/v2\/apps\/authenticate\/token: the name gateway\.clanstream\.chat does not resolve \((ENOTFOUND|EAI_AGAIN)\): correct `host` \(not set, so the default gateway\.clanstream\.chat was used\), `port` and `useSSL`$/,
