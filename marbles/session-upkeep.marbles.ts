@@ -63,7 +63,7 @@ describe('session renewal with a clock 3 h ahead of the server', () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]).toBeInstanceOf(ClockSkewError);
     expect(reports[0]).toMatchObject({ kind: 'clock_skew', skewMs: 3 * HOUR, exact: true });
-    expect(reports[0]!.message).toMatch(/^the session token expired before it arrived: this host's clock is about 180 min ahead of the server's/);
+    expect(reports[0]!.message).toMatch(/^session tokens arrive already expired: this host's clock is about 180 min ahead of the server's/);
   });
 
   it('tokens without iat: renewals back off (0.75 s, 1.5 s, 3 s … up to 45 s), never in a loop; the skew is reported once as a lower bound', () => {

@@ -16,9 +16,7 @@ export class ClockSkewError extends ClanstreamError {
   constructor(skewMs: number, exact: boolean) {
     const minutes = Math.round(skewMs / 60_000);
     const amount = minutes >= 2 ? `${minutes} min` : `${Math.round(skewMs / 1000)} s`;
-    super(
-      `the session token expired before it arrived: this host's clock is ${exact ? 'about' : 'at least'} ${amount} ahead of the server's (or the server's is behind); the session is renewed on a backoff instead of in a loop, and keeps working. Set the clock right (NTP) to end this`,
-    );
+    super(`session tokens arrive already expired: this host's clock is ${exact ? 'about' : 'at least'} ${amount} ahead of the server's; renewing on a backoff meanwhile (set the clock right, e.g. with NTP)`);
     this.skewMs = skewMs;
     this.exact = exact;
   }

@@ -9,8 +9,5 @@ import { ConnectionError } from '../errors/connection-error.js';
  */
 export function missingWebSocket(given: unknown): ConnectionError | undefined {
   if (typeof (given ?? IsomorphicWebSocket) === 'function') return undefined;
-  return new ConnectionError(
-    'this runtime has no WebSocket (the browser build of clanstream running in Node before 22?): pass one as the `WebSocket` option, e.g. `import WebSocket from "ws"` and `new ServiceClient({ …, WebSocket })`, or use the Node build (`import … from "clanstream"`)',
-    { fatal: true },
-  );
+  return new ConnectionError('no WebSocket in this runtime (the browser build in Node before 22?): pass one as the `WebSocket` option, e.g. `import WebSocket from "ws"`', { fatal: true });
 }
