@@ -14,7 +14,8 @@ export { EventSurface } from './client/event-surface.js';
 export { Session, type StoredSession } from './session/session.js';
 export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
 export { ServiceApi, type PageQuery, type ServiceApiOptions, type AuthRecovery } from './api/service-api.js';
-export type { RequestOptions } from './api/request.js';
+export type { AnswerDecoder, RequestOptions } from './api/request.js';
+export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
 
 // Caches, structures and the outbox
 export type { ClientState } from './state/client-state.js';

@@ -51,6 +51,7 @@ export interface WalletDeps {
   /**
    * The client's secrets: removed from every error that leaves the wallet (its cause chain and fields
    * included), and from `sendToken`'s `error` and `cause`. Servers echo what they were sent.
+   * @internal
    */
   redactor?: SecretRedactor;
   /** Receives the duration of every transfer step (benchmarks, diagnostics). */
