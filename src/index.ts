@@ -14,7 +14,8 @@ export { EventSurface } from './client/event-surface.js';
 export { Session, type StoredSession } from './session/session.js';
 export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
 export { ServiceApi, type PageQuery, type ServiceApiOptions, type AuthRecovery } from './api/service-api.js';
-export type { RequestOptions } from './api/request.js';
+export type { AnswerDecoder, RequestOptions } from './api/request.js';
+export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
 
 // Caches, structures and the outbox
 export type { ClientState } from './state/client-state.js';
@@ -126,4 +127,4 @@ export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LoggerLike, type LogLevel } from './util/logger.js';
 
 // Debug output and unhandled errors
-export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
+export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';

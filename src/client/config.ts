@@ -10,6 +10,7 @@ import type { OutboxOptions } from '../outbound/outbox.js';
 import type { CacheLimits } from '../state/limits.js';
 import type { MessageStore } from '../state/message-store.js';
 import { SYNC_DEFAULTS } from './sync.js';
+import { CLIENT_ADDRESS_SETTINGS } from '../api/network-failure.js';
 
 /** Constructor argument of {@link ServiceClient}: the settings of the platform's SDK (bot id, token, host, port, SSL, timeout, token network URLs), plus clanstream's own. */
 export interface ClientConfigDto {
@@ -143,6 +144,8 @@ export interface ResolvedClientConfig {
   zkApiUrl: string;
   /** Neither token-network URL was configured: the ones the session advertises take precedence over the defaults. */
   tokenNetworkFromSession: boolean;
+  /** The settings that chose the login address, as errors name them (saying so when `host` fell back to the default). */
+  addressSetting: string;
   reconnect: ReconnectOptions;
   heartbeatTimeoutMs: number;
   apiRetry: ApiRetryOptions;
@@ -248,6 +251,8 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
     zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
     tokenNetworkFromSession: config.mmnApiUrl === undefined && config.zkApiUrl === undefined,
+    // A client with no host goes to the platform's production host: an error must say so, not just ENOTFOUND.
+    addressSetting: config.host === undefined ? CLIENT_ADDRESS_SETTINGS.replace('`host`', `\`host\` (not set, so the default ${CLIENT_DEFAULTS.host} was used)`) : CLIENT_ADDRESS_SETTINGS,
     reconnect: { ...CLIENT_DEFAULTS.reconnect, ...config.reconnect },
     heartbeatTimeoutMs: config.heartbeatTimeoutMs ?? CLIENT_DEFAULTS.heartbeatTimeoutMs,
     apiRetry: { ...CLIENT_DEFAULTS.apiRetry, ...config.apiRetry },

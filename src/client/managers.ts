@@ -35,6 +35,7 @@ export interface ManagerHooks {
 export function createManagers(config: ResolvedClientConfig, basePath: string, hooks: ManagerHooks, sessionApi?: Session | StoredSession): Managers {
   const api = new ServiceApi({
     basePath,
+    basePathSetting: config.addressSetting,
     timeoutMs: config.timeout,
     ...config.apiRetry,
     retries: config.apiRetry.retries,

@@ -1,6 +1,7 @@
 import IsomorphicWebSocket from 'isomorphic-ws';
 import { Observable } from 'rxjs';
 import { FRAME_LIMITS, overflowOfError, overflowOfText, type InboundOverflow } from './frame-limits.js';
+import { socketFailure } from './socket-failure.js';
 
 /** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
 export interface SocketLike {
@@ -97,14 +98,17 @@ export function openTransport(
         subscriber.next(overflowOfText(event.data, maxInboundBytes) ?? event.data);
       };
     }
-    // Errors are followed by a close event, which carries the code; ws refusing a message over maxPayload is said first.
+    // An error is always followed by a close, which carries the code; ws refusing a message over maxPayload is said
+    // first, and when the close has no reason of its own, the error explains it.
+    let failure: unknown;
     socket.onerror = (event) => {
+      failure = event;
       const overflow = overflowOfError(event, socket, maxInboundBytes);
       if (overflow) subscriber.next(overflow);
     };
     socket.onclose = (event) => {
       closed = true;
-      subscriber.next({ type: 'close', code: event.code, reason: event.reason });
+      subscriber.next({ type: 'close', code: event.code, reason: event.reason || (failure === undefined ? '' : socketFailure(url, failure)) });
       subscriber.complete();
     };
     return () => {

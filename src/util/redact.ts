@@ -90,10 +90,16 @@ function echoedForms(secret: string | undefined): string[] {
   if (!secret || secret.length < 6) return [];
   const forms = new Set([secret, encodeURIComponent(secret)]);
   try {
-    forms.add(btoa(`${secret}:`).replace(/=+$/, ''));
+    for (const plain of [`${secret}:`, secret]) {
+      const base64 = btoa(plain).replace(/=+$/, '');
+      forms.add(base64).add(base64.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
   } catch {
-    // Not Latin-1: no Basic form to look for.
+    // Not Latin-1: no Basic or base64 form to look for.
   }
+  // A JWT's signature alone still lets no one forge it, but it names the token: a server quoting it leaks it.
+  const signature = /^[\w-]+\.[\w-]+\.([\w-]{16,})$/.exec(secret)?.[1];
+  if (signature) forms.add(signature);
   return [...forms];
 }
 

@@ -37,7 +37,7 @@ describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () =>
     browser = emu = app = undefined;
   });
 
-  async function runApp(corsOrigins: (origin: string) => string[]): Promise<{ result: string; stored: string[] }> {
+  async function runApp(corsOrigins: (origin: string) => string[]): Promise<{ result: string; stored: string[]; appOrigin: string }> {
     const served = await serveBundleApp(APP);
     app = served.server;
     emu = await startEmulator({ corsOrigins: corsOrigins(served.origin) });
@@ -49,7 +49,7 @@ describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () =>
     await page.goto(`${served.origin}/?${query}`);
     await page.waitForSelector('body[data-result]', { state: 'attached' });
     const result = (await page.getAttribute('body', 'data-result')) ?? '';
-    return { result, stored: emu.messages(clan.welcome_channel_id).map((m) => m.content.t ?? '') };
+    return { result, stored: emu.messages(clan.welcome_channel_id).map((m) => m.content.t ?? ''), appOrigin: served.origin };
   }
 
   it('logs in and sends when its origin is allowed', async () => {
@@ -59,9 +59,11 @@ describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () =>
     expect(emu!.wire.requests('/v2/apps/authenticate/token').map((r) => r.status)).toEqual([200]);
   });
 
-  it('is refused by the browser when its origin is not allowed', async () => {
-    const { result, stored } = await runApp(() => ['http://somewhere.else']);
-    expect(result).toMatch(/^failed api: POST \/v2\/apps\/authenticate\/token failed \(no response network_error\)/);
+  it('is refused by the browser when its origin is not allowed, and the error says CORS may be why, naming the URL and the page origin', async () => {
+    const { result, stored, appOrigin } = await runApp(() => ['http://somewhere.else']);
+    expect(result).toBe(
+      `failed api: POST /v2/apps/authenticate/token failed (no response network_error): could not reach http://127.0.0.1:${emu!.port}/v2/apps/authenticate/token: the browser refused or could not make the request: the server does not allow this page's origin (${appOrigin}) by CORS, or no server answers there; check the server's allowed origins and \`host\`, \`port\` and \`useSSL\``,
+    );
     expect(stored).toEqual([]);
   });
 });
