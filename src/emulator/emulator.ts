@@ -88,8 +88,20 @@ export class Emulator extends WorldControls {
     const router = (this.router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes, ...testApiRoutes));
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
     // The console reaches the emulator through its public test API only (console/port.ts).
-    mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log });
-    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, corsOrigins: this.options.corsOrigins, log, serveStatic: (req, res) => this.pages.handle(req, res) });
+    // A public URL (a proxy in front of the emulator) is an address of this machine too, for the Host and Origin checks.
+    const knownOrigins = (): string[] => (this.publicUrl ? [originOf(this.publicUrl)].filter((o): o is string => o !== undefined) : []);
+    mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log, knownOrigins });
+    this.http = new HttpServer({
+      router,
+      services,
+      wire: this.wire,
+      faults: this.faults,
+      maxBodyBytes: this.options.maxPayloadBytes,
+      corsOrigins: this.options.corsOrigins,
+      localAccess: { allowRemote: false, knownOrigins },
+      log,
+      serveStatic: (req, res) => this.pages.handle(req, res),
+    });
     this.http.server.on('upgrade', (req, socket, head: Buffer) => {
       if (!this.compat?.handleUpgrade(req, socket, head)) this.gateway.handleUpgrade(req, socket, head);
     });
@@ -289,6 +301,14 @@ export class Emulator extends WorldControls {
       .filter((u) => ![...this.ctx.world.webhooks.values()].some((w) => w.bot_user_id === u.id))
       .sort((a, b) => Number(b.is_bot) - Number(a.is_bot))
       .map(toAccount);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
   }
 }
 

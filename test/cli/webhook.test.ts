@@ -201,9 +201,12 @@ describe('clanstream webhook create|list (the emulator test API)', () => {
 
   it('answers the test API on loopback only', async () => {
     const { testApiRoutes } = await import('../../src/emulator/http/routes/test-api.js');
-    const list = testApiRoutes.find((r) => r.method === 'GET')!;
-    const ctx = (remoteAddress: string) => ({ remoteAddress, services: { publicUrl: () => emu.url, platform: { world: { webhooks: new Map() } } } }) as never;
-    expect(list.handler(ctx('::ffff:127.0.0.1'))).toEqual({ webhooks: [] });
-    expect(() => list.handler(ctx('10.1.2.3'))).toThrow('the test API answers requests from this machine only');
+    const { localAccessRefusal } = await import('../../src/emulator/http/local-access.js');
+    // Every route of the test API goes through the server's local-access check (test/emulator/local-access.test.ts drives it over HTTP).
+    expect(testApiRoutes.map((r) => [r.method, r.local])).toEqual([['GET', true], ['POST', true]]);
+    const from = (remoteAddress: string) => ({ socket: { remoteAddress }, headers: { host: `127.0.0.1:${emu.port}` }, method: 'GET' }) as never;
+    const policy = { allowRemote: false, knownOrigins: () => [] };
+    expect(localAccessRefusal(from('::ffff:127.0.0.1'), policy)).toBeUndefined();
+    expect(localAccessRefusal(from('10.1.2.3'), policy)).toMatchObject({ status: 403, reason: 'remote', message: 'this route answers clients on this machine only' });
   });
 });
