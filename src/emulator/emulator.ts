@@ -18,6 +18,7 @@ import { IdGenerator } from './ids.js';
 import { announceTransfer } from './ledger/announce.js';
 import { Ledger } from './ledger/ledger.js';
 import { Prover } from './ledger/prover.js';
+import { checkFaultDuration } from './fault-limits.js';
 import { EMULATOR_DEFAULTS, type EmulatorOptions, type ResolvedEmulatorOptions } from './options.js';
 import type { PlatformContext } from './platform/context.js';
 import { seedWorld } from './platform/seeding.js';
@@ -228,11 +229,18 @@ export class Emulator extends WorldControls {
    * issued tokens (same signing secret), clans, channels, messages, the ledger
    * and idempotency keys. Test settings (`failHttp`, `setServiceDown`, the
    * public URL, event taps) are kept too. Resolves once it listens on the
-   * same port again; a restart while down extends the outage.
+   * same port again; a restart while down extends the outage. A `downMs`
+   * outside 0…`FAULT_LIMITS.downMs` (60,000) rejects with a 400 EmulatorError.
    */
   restart(options: { downMs?: number } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the emulator is closed'));
-    return this.restarts.restart(Math.max(0, options.downMs ?? 0), this.port);
+    const downMs = options.downMs ?? 0;
+    try {
+      checkFaultDuration('downMs', downMs);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.restarts.restart(downMs, this.port);
   }
 
   /** True between `restart()` and listening again. */
@@ -254,8 +262,9 @@ export class Emulator extends WorldControls {
     this.http.resume();
   }
 
-  /** Fails the next matching HTTP requests with a status (429 with `retryAfterSeconds`, 5xx…). */
+  /** Fails the next matching HTTP requests with a status (429 with `retryAfterSeconds`, at most `FAULT_LIMITS.retryAfterSeconds`; 5xx…). */
   failHttp(fault: HttpFault): void {
+    if (fault.retryAfterSeconds !== undefined) checkFaultDuration('retryAfterSeconds', fault.retryAfterSeconds);
     this.faults.add(fault);
   }
 
