@@ -7,7 +7,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelMessageSendSchema, ChannelMessageSchema, EnvelopeSchema, Error_Code, MessageMentionSchema, type Envelope } from '../../src/emulator/compat/schema/production_pb.js';
+import { ChannelMessageSendSchema, ChannelMessageSchema, EnvelopeSchema, Error_Code, MessageMentionSchema, type Envelope } from '../../src/production/schema/sdk-2.8.33_pb.js';
 import { MAX_CID_LENGTH } from '../../src/emulator/gateway/frame-cid.js';
 import { WIRE_LOG_LIMITS } from '../../src/emulator/wire-log.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';

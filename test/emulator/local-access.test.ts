@@ -120,7 +120,7 @@ describe('the console and the test API refuse requests a hostile page can make',
     emu.onEvent((type) => events.push(type));
     const act = ROUTES(emu).find((r) => r.path === '/console/api/act')!;
     expect((await raw(emu, 'POST', act.path, own, act.body)).status).toBe(200);
-    expect(events).toEqual(['channel_message']);
+    expect(events).toEqual(['message_typing_event']);
     expect((await raw(emu, 'POST', '/emulator/webhooks', own, JSON.stringify({ channel: 'general', name: 'Mine' }))).status).toBe(200);
     expect(emu.webhooks().map((h) => h.name)).toContain('Mine');
     // A person following a link from another site sees the page; the other site gets nothing from a navigation.

@@ -13,7 +13,7 @@ import { clipQueryValue, maskSecrets, type WireLog } from '../wire-log.js';
 import { COMPAT_DEFAULTS } from './defaults.js';
 import { pushMessage } from './pushes.js';
 import { handleRequest, NotServedError, requestName, type Answer } from './requests.js';
-import { EnvelopeSchema, Error_Code, ErrorSchema, type Envelope, type Error as ProductionError } from './schema/production_pb.js';
+import { EnvelopeSchema, Error_Code, ErrorSchema, type Envelope, type Error as ProductionError } from '../../production/schema/sdk-2.8.33_pb.js';
 import { unknownField } from './unknown-fields.js';
 
 export interface ProductionSocketDeps {
