@@ -6,7 +6,7 @@ import { ClosedError } from '../errors/closed-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiErrorBody, ApiErrorCode } from '../model/api.js';
 import { backoffDelay } from '../util/backoff.js';
-import { REDACTED, redactFields, type SecretRedactor } from '../util/redact.js';
+import { redactFields, SecretRedactor } from '../util/redact.js';
 import { exchange, type HttpAnswer } from './exchange.js';
 import { EXCHANGE_LIMITS, type ExchangeLimits } from './exchange-limits.js';
 import { describeNetworkFailure, shownUrl } from './network-failure.js';
@@ -102,9 +102,12 @@ function codeFor(status: number, body: unknown): ApiErrorCode {
   return 'bad_request';
 }
 
-/** Replaces every occurrence of each secret in a text. */
+/** Removes every secret from a text, in every form the shared redactor knows (raw, URL-encoded, base64, hex…). */
 function without(secrets: readonly string[], text: string): string {
-  return secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), text);
+  if (secrets.length === 0) return text;
+  const redactor = new SecretRedactor({ minLength: 1 });
+  for (const secret of secrets) redactor.add(secret);
+  return redactor.redact(text);
 }
 
 /**

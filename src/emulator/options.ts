@@ -63,7 +63,11 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** How often a changed world is written to `dataDir`. */
   autosaveMs?: number;
-  /** Origins allowed to call the HTTP API from a browser page (CORS); `'*'` allows any. */
+  /**
+   * Origins allowed to call the platform's HTTP API from a browser page (CORS); `'*'` allows any.
+   * Never the web console or the test API (`/emulator/…`), which hand out API keys and webhook
+   * tokens: they send no CORS headers and refuse pages of other origins, whatever this says.
+   */
   corsOrigins?: readonly string[];
   /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
   publicUrl?: string;
