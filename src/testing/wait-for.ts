@@ -40,6 +40,8 @@ export interface WaitOptions<T> {
  * await world.close();
  * ```
  */
+export function waitFor<T, S extends T>(source: Observable<T>, options: WaitOptions<T> & { filter: (value: T) => value is S }): Promise<S>;
+export function waitFor<T>(source: Observable<T>, options?: WaitOptions<T>): Promise<T>;
 export function waitFor<T>(source: Observable<T>, options: WaitOptions<T> = {}): Promise<T> {
   return waitUntilEnd(source, options, 'the stream ended first');
 }
@@ -47,6 +49,13 @@ export function waitFor<T>(source: Observable<T>, options: WaitOptions<T> = {}):
 /** {@link waitFor}, saying `endedBecause` when `source` ends before a match. */
 export function waitUntilEnd<T>(source: Observable<T>, options: WaitOptions<T>, endedBecause: string): Promise<T> {
   const { what = 'a value', filter: matches = () => true, timeoutMs = TESTING_DEFAULTS.waitTimeoutMs, describe = describeValue, scheduler = asyncScheduler } = options;
+  // Where the wait began: the stack a timeout shows, instead of the timer's.
+  const callSite = new Error().stack?.split('\n').slice(1).join('\n') ?? '';
+  const timedOut = (): WaitTimeoutError => {
+    const error = new WaitTimeoutError(what, timeoutMs, [...arrived], arrivedCount);
+    error.stack = `${error.name}: ${error.message}\n${callSite}`;
+    return error;
+  };
   const arrived: string[] = [];
   let arrivedCount = 0;
   const note = (value: T): void => {
@@ -64,7 +73,7 @@ export function waitUntilEnd<T>(source: Observable<T>, options: WaitOptions<T>, 
           return false;
         }),
         take(1),
-        timeout({ first: timeoutMs, scheduler, with: () => throwError(() => new WaitTimeoutError(what, timeoutMs, [...arrived], arrivedCount)) }),
+        timeout({ first: timeoutMs, scheduler, with: () => throwError(timedOut) }),
       )
       .subscribe({
         next: (value) => {

@@ -36,6 +36,10 @@ describe('waitFor', () => {
       'waiting for a reconnect timed out after 5000 ms; arrived instead:\n  - {"type":"disconnected"}\n  - {"type":"connecting","token":"[redacted]"}',
     );
     expect(source.observed).toBe(false);
+    // Its stack leads to the wait in the test, not to the timer that fired.
+    expect((error as Error).stack).toMatch(/^WaitTimeoutError: waiting for a reconnect timed out/);
+    expect((error as Error).stack).toContain('wait-for.test.ts');
+    expect((error as Error).stack).not.toContain('timeout.ts');
   });
 
   it('says when nothing arrived, and lists only the last values of many', async () => {
