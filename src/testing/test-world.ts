@@ -38,6 +38,7 @@ interface Pushed {
 
 /** A running emulator with a seeded world, and clients connected to it. */
 export interface TestWorld {
+  /** The running emulator: its whole test API (act as users, inspect what it stored, inject faults). */
   readonly emu: Emulator;
   /** The first bot of the seed. */
   readonly bot: BotCredentials & { id: string };

@@ -41,6 +41,7 @@ export interface WaitOptions<T> {
  * ```
  */
 export function waitFor<T, S extends T>(source: Observable<T>, options: WaitOptions<T> & { filter: (value: T) => value is S }): Promise<S>;
+/** The first value of `source` that `options.filter` accepts (the first value, without a filter); it fails as described above. */
 export function waitFor<T>(source: Observable<T>, options?: WaitOptions<T>): Promise<T>;
 export function waitFor<T>(source: Observable<T>, options: WaitOptions<T> = {}): Promise<T> {
   return waitUntilEnd(source, options, 'the stream ended first');
