@@ -1,8 +1,10 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import { Events, isEventName } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import { TypeMessage } from '../model/enums.js';
 import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
+import { typingNotice, typingNoticeOfMessage } from './typing-notice.js';
 
 /** Bounds on what a `hello` may ask of the client. */
 export const HELLO_LIMITS = {
@@ -80,12 +82,19 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
     if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
     if (!isRecord(payload)) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(`the payload of ${shown(op)} is not an object`, text) };
+    const sessionId = typeof frame.session_id === 'string' ? frame.session_id : '';
+    // Typing is a notice, never a message: a channel_message of code 3 is read as message_typing_event.
+    if (op === Events.MessageTyping || (op === Events.ChannelMessage && payload.code === TypeMessage.Typing)) {
+      const notice = op === Events.MessageTyping ? typingNotice(payload) : typingNoticeOfMessage(payload);
+      if (typeof notice === 'string') return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(notice, text) };
+      return { kind: 'event', sessionId, event: { type: Events.MessageTyping, seq: frame.seq, data: notice } };
+    }
     if (op === Events.ChannelMessage) {
       const problem = normaliseMessage(payload);
       if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
     }
     const event = { type: op, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
-    return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };
+    return { kind: 'event', sessionId, event };
   }
   const cid = typeof frame.cid === 'string' ? frame.cid : undefined;
   if (op === 'error') {

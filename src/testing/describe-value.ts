@@ -11,7 +11,6 @@ const SECRET_KEY = /token|secret|password|api_?key|private|signature|jwt|authori
 const CODE_LABELS: Partial<Record<number, string>> = {
   [TypeMessage.ChatUpdate]: ' (edit)',
   [TypeMessage.ChatRemove]: ' (deletion)',
-  [TypeMessage.Typing]: ' (typing)',
 };
 
 const clip = (text: string): string => (text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text);

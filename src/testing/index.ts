@@ -15,5 +15,5 @@ export { WaitTimeoutError } from './wait-timeout-error.js';
 export { TESTING_DEFAULTS, type TestingDefaults } from './defaults.js';
 export type { MessageMatch } from './message-match.js';
 export { createMarbleClient, type MarbleClient, type MarbleClientOptions, type RecordedAction } from './marble-client.js';
-export { messageEvent, buttonClickEvent } from './events.js';
+export { messageEvent, buttonClickEvent, typingEvent } from './events.js';
 export { startEmulator, DEFAULT_WORLD, type Emulator, type EmulatorOptions, type WorldSeed } from '../emulator/index.js';

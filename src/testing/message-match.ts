@@ -34,7 +34,7 @@ export function messageMatcher(match: MessageMatch, names: MatchNames): (message
 
 /** "a message from clanbot in #general saying \"pong\"": a match in words, for a wait's error. */
 export function describeMatch(match: MessageMatch): string {
-  const kind = { [TypeMessage.ChatUpdate]: 'an edit', [TypeMessage.ChatRemove]: 'a deletion', [TypeMessage.Typing]: 'a typing notice' }[match.code as number] ?? 'a message';
+  const kind = { [TypeMessage.ChatUpdate]: 'an edit', [TypeMessage.ChatRemove]: 'a deletion' }[match.code as number] ?? 'a message';
   const parts = [kind];
   if (match.from !== undefined) parts.push(`from ${match.from}`);
   if (match.channel !== undefined) parts.push(`in #${match.channel}`);

@@ -17,7 +17,7 @@ export function startBot(client: ServiceClient): Subscription {
     .stream(Events.ChannelMessage)
     .pipe(
       notFromSelf(client), // the bot's own messages are delivered to it too
-      newMessagesOnly(), // edits, deletions and typing notices arrive as channel_message as well
+      newMessagesOnly(), // edits (code 1) and deletions (code 2) arrive as channel_message as well
       command('*'), // "*echo hi there" → { name: 'echo', args: ['hi', 'there'], rest: 'hi there', message }
       mergeMap((cmd) =>
         from(answer(client, cmd)).pipe(

@@ -36,6 +36,9 @@ export function packageJson(facts: ProjectFacts): string {
     },
     dependencies: { clanstream: facts.clanstream, ...facts.dependencies },
     devDependencies: facts.devDependencies,
+    // esbuild (under tsx and vitest) checks its binary in an install script; npm 11.16+ warns about
+    // install scripts nobody approved, and npm 12 skips them.
+    allowScripts: { esbuild: true },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
