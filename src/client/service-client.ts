@@ -250,12 +250,12 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#debug.records$;
   }
 
-  /** The REST API (available after `initManager`/`login`). */
+  /** The REST API (available once `login()` has started). */
   get api(): ServiceApi {
     return this.managers().api;
   }
 
-  /** The session manager (available after `initManager`/`login`). */
+  /** The session manager (available once `login()` has started). */
   get sessionManager(): SessionManager {
     return this.managers().sessions;
   }
@@ -284,6 +284,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   /**
    * Creates the internal managers (REST API, session, gateway); `login()` calls it. `sessionApi`
    * restores a stored session so login can skip authentication.
+   *
+   * The interface specification names this method, so it stays public and callable for code
+   * written against it; a bot never needs it (`login()` does it), so it is left out of the
+   * API reference.
+   * @hidden
    */
   initManager(basePath: string, sessionApi?: Session | StoredSession): void {
     if (this.#managers) return;
