@@ -291,7 +291,8 @@ describe('a prover that echoes the session JWT', () => {
     const p = await platform({
       rest: (request) => {
         if (request.path !== '/zk/prove') return undefined;
-        const jwt = String((request.body as { jwt?: unknown }).jwt ?? '');
+        const sent = (request.body as { jwt?: unknown }).jwt;
+        const jwt = typeof sent === 'string' ? sent : '';
         const signature = jwt.split('.')[2] ?? '';
         // Every form a confused prover might quote it in: raw after an escape, the signature alone, base64, and a field.
         return {
