@@ -1,5 +1,5 @@
 import type { DescMessage, MessageShape } from '@bufbuild/protobuf';
-import { ProtocolError } from '../../errors/protocol-error.js';
+import { ProtocolError } from '../core.js';
 import { describeBytes } from './describe-bytes.js';
 import { frameDialects, RAW_FRAME_PREFIX } from './dialect-markers.js';
 import type { Dialect, DialectName } from './dialects.js';

@@ -1,0 +1,162 @@
+import { fromBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+import type { ApiMessageAttachment, ApiMessageMention, ApiMessageReaction, ApiMessageRef } from '../core.js';
+import { MessageAttachmentSchema, MessageMentionSchema, MessageReactionSchema, MessageRefSchema } from '../schema/sdk-2.8.37_pb.js';
+import { idText } from './ids.js';
+
+/**
+ * The parts of a production message (mentions, attachments, references,
+ * reactions). sdk-2.8.33 sends them as JSON text; later dialects as bytes that
+ * hold JSON or, at SDK 2.8.53, a protobuf list (`…List`, its items in field 1),
+ * told apart by the first byte as the SDK does: `[` or `{` starts JSON, a
+ * protobuf list starts with the tag of field 1. A part that is neither is
+ * reported by `problem` and read as empty, so the message is still delivered.
+ */
+
+type Row = Record<string, unknown>;
+
+const utf8 = new TextDecoder();
+/** `[` and `{`: JSON text. */
+const JSON_FIRST = new Set([0x5b, 0x7b]);
+/** Field 1, length-delimited: the first item of a protobuf list. */
+const LIST_TAG = 0x0a;
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v !== 0 ? v : typeof v === 'string' && /^\d+$/.test(v) && v !== '0' ? Number(v) : undefined);
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Rows of one part, from JSON text or bytes; `schema` reads a protobuf list's items. */
+function rows(part: string | Uint8Array, schema: DescMessage, what: string, problems: string[]): Row[] {
+  if (part.length === 0) return [];
+  if (typeof part !== 'string' && !JSON_FIRST.has(part[0]!)) {
+    if (part[0] === LIST_TAG) {
+      const items = listItems(part, schema);
+      if (items) return items as unknown as Row[];
+    }
+    problems.push(`${what} are neither JSON nor a protobuf list`);
+    return [];
+  }
+  const source = typeof part === 'string' ? part : utf8.decode(part);
+  try {
+    const parsed = JSON.parse(source) as unknown;
+    if (Array.isArray(parsed)) return parsed.filter(isRow);
+    // Some servers send `{"<name>": [...]}` rather than the bare list.
+    if (isRow(parsed)) {
+      const list = Object.values(parsed).find(Array.isArray) as unknown[] | undefined;
+      if (list) return list.filter(isRow);
+    }
+  } catch {
+    // Falls to the problem below.
+  }
+  problems.push(`${what} are not a JSON list`);
+  return [];
+}
+
+/** The items (field 1) of a protobuf list, or undefined when the bytes are not one. */
+function listItems<M extends DescMessage>(bytes: Uint8Array, schema: M): Array<MessageShape<M>> | undefined {
+  try {
+    const reader = new BinaryReader(bytes);
+    const items: Array<MessageShape<M>> = [];
+    while (reader.pos < reader.len) {
+      const [number, type] = reader.tag();
+      if (number === 1 && type === WireType.LengthDelimited) items.push(fromBinary(schema, reader.bytes()));
+      else reader.skip(type, number);
+    }
+    return items;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a row whose keys may be snake_case (JSON) or camelCase (a decoded protobuf item). */
+function field(row: Row, snake: string): unknown {
+  if (snake in row) return row[snake];
+  return row[snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+}
+
+export function mentionsOf(part: string | Uint8Array, problems: string[]): ApiMessageMention[] {
+  return rows(part, MessageMentionSchema, 'mentions', problems).map((row) => {
+    const userId = text(field(row, 'user_id'));
+    const roleId = text(field(row, 'role_id'));
+    const username = text(field(row, 'username'));
+    const s = count(field(row, 's'));
+    const e = count(field(row, 'e'));
+    return {
+      ...(userId && idText(userId) ? { user_id: userId } : {}),
+      ...(roleId && idText(roleId) ? { role_id: roleId } : {}),
+      ...(username ? { username } : {}),
+      ...(s !== undefined ? { s } : field(row, 's') === 0 ? { s: 0 } : {}),
+      ...(e !== undefined ? { e } : {}),
+    };
+  });
+}
+
+export function attachmentsOf(part: string | Uint8Array, problems: string[]): ApiMessageAttachment[] {
+  return rows(part, MessageAttachmentSchema, 'attachments', problems).map((row) => {
+    const filename = text(field(row, 'filename'));
+    const size = count(field(row, 'size'));
+    const width = count(field(row, 'width'));
+    const height = count(field(row, 'height'));
+    return {
+      url: text(field(row, 'url')) ?? '',
+      filetype: text(field(row, 'filetype')) ?? '',
+      ...(filename ? { filename } : {}),
+      ...(size !== undefined ? { size } : {}),
+      ...(width !== undefined ? { width } : {}),
+      ...(height !== undefined ? { height } : {}),
+    };
+  });
+}
+
+export function referencesOf(part: string | Uint8Array, problems: string[]): ApiMessageRef[] {
+  return rows(part, MessageRefSchema, 'references', problems).map((row) => {
+    const optional = (key: keyof ApiMessageRef, ...names: string[]) => {
+      for (const name of names) {
+        const value = text(field(row, name));
+        if (value !== undefined && idText(value) !== '') return { [key]: value };
+      }
+      return {};
+    };
+    const refType = field(row, 'ref_type');
+    return {
+      message_ref_id: idText(text(field(row, 'message_ref_id')) ?? ''),
+      ...(typeof refType === 'number' && Number.isFinite(refType) ? { ref_type: refType } : {}),
+      ...optional('message_sender_id', 'message_sender_id'),
+      ...optional('message_sender_username', 'message_sender_username'),
+      ...optional('message_sender_display_name', 'message_sender_display_name'),
+      ...optional('message_sender_clan_nick', 'message_sender_clan_nick'),
+      // Production spells it "mesages"; clanstream's own JSON does not.
+      ...optional('message_sender_avatar', 'message_sender_avatar', 'mesages_sender_avatar'),
+      ...optional('content', 'content'),
+      ...(field(row, 'has_attachment') === true ? { has_attachment: true } : {}),
+      ...optional('channel_id', 'channel_id'),
+    };
+  });
+}
+
+/**
+ * Reactions, one entry per emoji. Production lists one entry per sender
+ * (`sender_id`, `count`); clanstream's JSON already aggregates (`sender_ids`).
+ */
+export function reactionsOf(part: string | Uint8Array, problems: string[]): ApiMessageReaction[] {
+  const byEmoji = new Map<string, ApiMessageReaction>();
+  for (const row of rows(part, MessageReactionSchema, 'reactions', problems)) {
+    const emojiId = idText(text(field(row, 'emoji_id')) ?? '');
+    const emoji = text(field(row, 'emoji')) ?? '';
+    const key = emojiId || emoji;
+    const entry = byEmoji.get(key) ?? { emoji_id: emojiId, emoji, count: 0, sender_ids: [] };
+    byEmoji.set(key, entry);
+    const senders = field(row, 'sender_ids');
+    if (Array.isArray(senders)) {
+      for (const sender of senders) if (typeof sender === 'string' && !entry.sender_ids.includes(sender)) entry.sender_ids.push(sender);
+      entry.count += count(field(row, 'count')) ?? senders.length;
+      continue;
+    }
+    // A removal in the list counts nothing.
+    if (field(row, 'action') === true) continue;
+    const sender = text(field(row, 'sender_id'));
+    if (sender && !entry.sender_ids.includes(sender)) entry.sender_ids.push(sender);
+    entry.count += count(field(row, 'count')) ?? 1;
+  }
+  return [...byEmoji.values()].filter((r) => r.count > 0 || r.sender_ids.length > 0);
+}

@@ -1,0 +1,137 @@
+import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
+import { idList, idText } from '../events/ids.js';
+
+/**
+ * Production REST answers in clanstream's shapes. sdk-2.8.33 answers JSON
+ * whose ids may come as numbers; later dialects answer protobuf messages,
+ * decoded with camelCase names and ids as text. Each reader takes either
+ * spelling, so both sides share them.
+ */
+
+export type Row = Record<string, unknown>;
+
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A field under its snake_case or camelCase name. */
+export function get(row: Row, snake: string): unknown {
+  if (snake in row) return row[snake];
+  return row[snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+}
+
+export const text = (row: Row, key: string): string => {
+  const v = get(row, key);
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '';
+};
+export const id = (row: Row, key: string): string => idText(text(row, key));
+export const num = (row: Row, key: string): number => {
+  const v = get(row, key);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : typeof v === 'bigint' ? Number(v) : 0;
+  return Number.isFinite(n) ? n : 0;
+};
+export const ids = (row: Row, key: string): string[] => {
+  const v = get(row, key);
+  return Array.isArray(v) ? idList(v.map((x) => (typeof x === 'number' || typeof x === 'bigint' ? String(x) : typeof x === 'string' ? x : ''))) : [];
+};
+
+/** The list under `key` (rows only), or a ProtocolError naming the route when the answer is not an object. */
+export function rowsOf(answer: unknown, key: string, route: string): Row[] {
+  if (!isRow(answer)) throw new ProtocolError(`${route} answered with something that is not an object`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
+  const list = get(answer, key);
+  return Array.isArray(list) ? list.filter(isRow) : [];
+}
+
+export function rowOf(answer: unknown, route: string): Row {
+  if (!isRow(answer)) throw new ProtocolError(`${route} answered with something that is not an object`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
+  return answer;
+}
+
+export function clanOf(row: Row): ApiClanDesc {
+  const logo = text(row, 'logo');
+  const banner = text(row, 'banner');
+  return { clan_id: id(row, 'clan_id'), clan_name: text(row, 'clan_name'), welcome_channel_id: id(row, 'welcome_channel_id'), creator_id: id(row, 'creator_id'), ...(logo ? { logo } : {}), ...(banner ? { banner } : {}) };
+}
+
+export function channelOf(row: Row): ApiChannelDescription {
+  const out: ApiChannelDescription = { channel_id: id(row, 'channel_id'), clan_id: text(row, 'clan_id'), type: num(row, 'type'), channel_private: num(row, 'channel_private') };
+  for (const key of ['channel_label', 'category_name', 'meeting_code', 'topic'] as const) {
+    const value = text(row, key);
+    if (value !== '') out[key] = value;
+  }
+  for (const key of ['category_id', 'parent_id', 'creator_id'] as const) {
+    const value = id(row, key);
+    if (value !== '') out[key] = value;
+  }
+  for (const key of ['create_time_seconds', 'update_time_seconds', 'status', 'active'] as const) {
+    if (get(row, key) !== undefined) out[key] = num(row, key);
+  }
+  const users = ids(row, 'user_ids');
+  if (users.length > 0) out.user_ids = users;
+  const appUrl = text(row, 'app_url');
+  if (appUrl) out.app_url = appUrl;
+  return out;
+}
+
+export function userOf(row: Row): ApiUser {
+  const displayName = text(row, 'display_name');
+  const avatar = text(row, 'avatar_url');
+  const created = num(row, 'create_time_seconds');
+  return { id: id(row, 'id') || id(row, 'user_id'), username: text(row, 'username'), ...(displayName ? { display_name: displayName } : {}), ...(avatar ? { avatar_url: avatar } : {}), ...(created ? { create_time_seconds: created } : {}) };
+}
+
+/** Friend states as production numbers them. */
+const FRIEND_STATES: readonly FriendState[] = ['accepted', 'invite_sent', 'invite_received', 'blocked'];
+
+export function friendOf(row: Row): ApiFriend {
+  const state = get(row, 'state');
+  const user = get(row, 'user');
+  return {
+    user: userOf(isRow(user) ? user : {}),
+    state: typeof state === 'string' && (FRIEND_STATES as readonly string[]).includes(state) ? (state as FriendState) : (FRIEND_STATES[num(row, 'state')] ?? 'accepted'),
+    update_time_seconds: num(row, 'update_time_seconds'),
+  };
+}
+
+/** Production's friend state number of a state clanstream names (the list filter). */
+export function friendStateNumber(state: string | undefined): number | undefined {
+  if (state === undefined || state === '') return undefined;
+  const index = (FRIEND_STATES as readonly string[]).indexOf(state);
+  return index >= 0 ? index : Number.isInteger(Number(state)) ? Number(state) : undefined;
+}
+
+/**
+ * Voice users: clanstream's rows (one per user) from production's, which
+ * since SDK 2.8.40 group a room's users (`user_ids`, `channel_id`,
+ * `room_name`); rows already per user (sdk-2.8.33's JSON) are kept.
+ */
+export function voiceUsersOf(rows: readonly Row[]): ApiVoiceChannelUser[] {
+  return rows.flatMap((row) => {
+    const grouped = get(row, 'user_ids');
+    const channelId = id(row, 'channel_id');
+    if (Array.isArray(grouped)) return ids(row, 'user_ids').map((userId) => ({ id: `${channelId}:${userId}`, user_id: userId, channel_id: channelId, participant: text(row, 'room_name') }));
+    return [{ id: text(row, 'id'), user_id: id(row, 'user_id'), channel_id: channelId, participant: text(row, 'participant') }];
+  });
+}
+
+export function roleOf(row: Row, clanId: string): ApiRole {
+  const users = get(row, 'role_user_list');
+  const permissions = get(row, 'permission_list');
+  const listed = (holder: unknown, key: string): string[] => (isRow(holder) ? rowsOf(holder, key, 'a role').map((r) => id(r, 'id')).filter((x) => x !== '') : []);
+  const optional = <K extends 'color' | 'role_icon' | 'description' | 'creator_id'>(key: K) => {
+    const value = key === 'creator_id' ? id(row, key) : text(row, key);
+    return value !== '' ? { [key]: value } : {};
+  };
+  return {
+    id: id(row, 'id'),
+    clan_id: text(row, 'clan_id') || clanId,
+    title: text(row, 'title'),
+    ...optional('color'),
+    ...optional('role_icon'),
+    ...optional('description'),
+    ...optional('creator_id'),
+    active: num(row, 'active'),
+    display_online: num(row, 'display_online'),
+    allow_mention: num(row, 'allow_mention'),
+    user_ids: Array.isArray(get(row, 'user_ids')) ? ids(row, 'user_ids') : listed(users, 'role_users'),
+    permission_ids: Array.isArray(get(row, 'permission_ids')) ? ids(row, 'permission_ids') : listed(permissions, 'permissions'),
+  };
+}

@@ -1,0 +1,185 @@
+import {
+  TypeMessage,
+  UnsupportedError,
+  type ApiMessageAttachment,
+  type ApiMessageMention,
+  type ApiMessageRef,
+  type ChannelJoinRequest,
+  type ChannelMessageRemoveRequest,
+  type ChannelMessageSendRequest,
+  type ChannelMessageUpdateRequest,
+  type ClanJoinRequest,
+  type EphemeralMessageRemoveRequest,
+  type EphemeralMessageSendRequest,
+  type EphemeralMessageUpdateRequest,
+  type MessageReactionRequest,
+} from '../core.js';
+import type { DialectName } from '../wire/dialects.js';
+
+/**
+ * clanstream's socket ops as production Envelope cases (the guide's op
+ * table): one message per frame, or a socket RPC (sdk-2.8.44 edits and
+ * deletes). Shapes are the schemas' own (camelCase, ids as text); an empty id
+ * is "none" (the int64 zero from sdk-2.8.37 on).
+ */
+
+/** One Envelope case and its message, as the dialect's schema creates it. */
+export interface EnvelopeCase {
+  readonly case: string;
+  readonly value: Record<string, unknown>;
+}
+
+/** A socket RPC (sdk-2.8.44): its method and request. */
+export interface SocketRpcCall {
+  readonly method: 'UpdateChannelMessage' | 'DeleteChannelMessage';
+  readonly request: Record<string, unknown>;
+}
+
+/** What one op sends: Envelope cases (several for a fan-out, answered as one), or a socket RPC. */
+export type OpFrames = { readonly kind: 'envelopes'; readonly cases: readonly EnvelopeCase[] } | { readonly kind: 'rpc'; readonly call: SocketRpcCall };
+
+/** How the dialect sends what changed between its releases. */
+export interface RequestStyle {
+  readonly dialect: DialectName;
+  /** Edits and deletes as socket RPCs (sdk-2.8.44 from SDK 2.8.50) rather than Envelope cases 9 and 10. */
+  readonly editsAsRpc: boolean;
+  /** One receiver per ephemeral message (before SDK 2.8.41): N receivers are N envelopes. */
+  readonly singleReceiverEphemerals: boolean;
+}
+
+const mention = (m: ApiMessageMention) => ({ userId: m.user_id ?? '', username: m.username ?? '', roleId: m.role_id ?? '', s: m.s ?? 0, e: m.e ?? 0 });
+
+const attachment = (style: RequestStyle) => (a: ApiMessageAttachment) => ({
+  filename: a.filename ?? '',
+  // An int64 in sdk-2.8.33, an int32 later.
+  size: style.dialect === 'sdk-2.8.33' ? BigInt(Math.trunc(a.size ?? 0)) : Math.trunc(a.size ?? 0),
+  url: a.url,
+  filetype: a.filetype,
+  width: a.width ?? 0,
+  height: a.height ?? 0,
+});
+
+const reference = (r: ApiMessageRef) => ({
+  messageRefId: r.message_ref_id,
+  refType: r.ref_type ?? 0,
+  messageSenderId: r.message_sender_id ?? '',
+  messageSenderUsername: r.message_sender_username ?? '',
+  // Spelled so in production.
+  mesagesSenderAvatar: r.message_sender_avatar ?? '',
+  messageSenderClanNick: r.message_sender_clan_nick ?? '',
+  messageSenderDisplayName: r.message_sender_display_name ?? '',
+  content: r.content ?? '',
+  hasAttachment: r.has_attachment ?? false,
+});
+
+/** A message write (`ChannelMessageSend`), content as JSON text. */
+function send(style: RequestStyle, p: ChannelMessageSendRequest, code: TypeMessage, id = ''): Record<string, unknown> {
+  return {
+    clanId: p.clan_id,
+    channelId: p.channel_id,
+    content: JSON.stringify(p.content),
+    mentions: (p.mentions ?? []).map(mention),
+    attachments: (p.attachments ?? []).map(attachment(style)),
+    references: (p.references ?? []).map(reference),
+    mode: p.mode ?? 0,
+    anonymousMessage: p.anonymous_message ?? false,
+    mentionEveryone: p.mention_everyone ?? false,
+    isPublic: p.is_public ?? false,
+    code,
+    topicId: p.topic_id ?? '',
+    id,
+  };
+}
+
+function update(style: RequestStyle, p: ChannelMessageUpdateRequest): Record<string, unknown> {
+  return {
+    clanId: p.clan_id,
+    channelId: p.channel_id,
+    messageId: p.message_id,
+    content: JSON.stringify(p.content),
+    mentions: (p.mentions ?? []).map(mention),
+    attachments: (p.attachments ?? []).map(attachment(style)),
+    mode: p.mode ?? 0,
+    isPublic: p.is_public ?? false,
+    topicId: p.topic_id ?? '',
+    isUpdateMsgTopic: (p.topic_id ?? '') !== '',
+  };
+}
+
+function remove(p: ChannelMessageRemoveRequest): Record<string, unknown> {
+  return { clanId: p.clan_id, channelId: p.channel_id, messageId: p.message_id, mode: p.mode ?? 0, isPublic: p.is_public ?? false, topicId: p.topic_id ?? '' };
+}
+
+const one = (c: string, value: Record<string, unknown>): OpFrames => ({ kind: 'envelopes', cases: [{ case: c, value }] });
+
+/** An ephemeral write to its receivers: one envelope with them all, or one per receiver. */
+function ephemeral(style: RequestStyle, message: Record<string, unknown>, receivers: readonly string[]): OpFrames {
+  if (style.dialect === 'sdk-2.8.33') return { kind: 'envelopes', cases: receivers.map((receiverId) => ({ case: 'ephemeralMessageSend', value: { message, receiverId } })) };
+  if (style.singleReceiverEphemerals) return { kind: 'envelopes', cases: receivers.map((id) => ({ case: 'ephemeralMessageSend', value: { message, receiverIds: [id] } })) };
+  return one('ephemeralMessageSend', { message, receiverIds: [...receivers] });
+}
+
+/**
+ * The frames of one op. Ops production has no way to say (`clan_leave`, and
+ * clanstream's session ops, which a protocol without resume or socket moves
+ * never sends) throw an UnsupportedError naming the op.
+ */
+export function opFrames(style: RequestStyle, op: string, payload: unknown, protocolName: string): OpFrames {
+  switch (op) {
+    case 'ping':
+      return one('ping', {});
+    case 'clan_join':
+      return one('clanJoin', { clanId: (payload as ClanJoinRequest).clan_id });
+    case 'channel_join':
+    case 'channel_leave': {
+      const p = payload as ChannelJoinRequest & { channel_type?: number; is_public?: boolean };
+      return one(op === 'channel_join' ? 'channelJoin' : 'channelLeave', { clanId: p.clan_id ?? '', channelId: p.channel_id, channelType: p.channel_type ?? 0, isPublic: p.is_public ?? false });
+    }
+    case 'channel_message_send': {
+      const p = payload as ChannelMessageSendRequest;
+      return one('channelMessageSend', send(style, p, p.code ?? TypeMessage.Chat));
+    }
+    case 'channel_message_update': {
+      const p = payload as ChannelMessageUpdateRequest;
+      return style.editsAsRpc ? { kind: 'rpc', call: { method: 'UpdateChannelMessage', request: update(style, p) } } : one('channelMessageUpdate', update(style, p));
+    }
+    case 'channel_message_remove': {
+      const p = payload as ChannelMessageRemoveRequest;
+      return style.editsAsRpc ? { kind: 'rpc', call: { method: 'DeleteChannelMessage', request: remove(p) } } : one('channelMessageRemove', remove(p));
+    }
+    case 'message_reaction': {
+      const p = payload as MessageReactionRequest;
+      return one('messageReactionEvent', {
+        emojiId: p.emoji_id,
+        emoji: p.emoji,
+        // true removes, as in production.
+        action: p.action_delete ?? false,
+        count: p.count ?? 1,
+        channelId: p.channel_id,
+        messageId: p.message_id,
+        clanId: p.clan_id,
+        mode: p.mode ?? 0,
+        messageSenderId: p.message_sender_id ?? '',
+        isPublic: p.is_public ?? false,
+        topicId: p.topic_id ?? '',
+      });
+    }
+    case 'ephemeral_message_send': {
+      const p = payload as EphemeralMessageSendRequest;
+      const references = p.reference_message_id ? [...(p.references ?? []), { message_ref_id: p.reference_message_id }] : p.references;
+      return ephemeral(style, send(style, { ...p, ...(references ? { references } : {}) }, TypeMessage.Ephemeral), p.receiver_ids);
+    }
+    case 'ephemeral_message_update': {
+      const p = payload as EphemeralMessageUpdateRequest;
+      return ephemeral(style, send(style, p, TypeMessage.UpdateEphemeralMsg, p.message_id), p.receiver_ids);
+    }
+    case 'ephemeral_message_remove': {
+      const p = payload as EphemeralMessageRemoveRequest;
+      return ephemeral(style, send(style, { ...p, content: {} }, TypeMessage.DeleteEphemeralMsg, p.message_id), p.receiver_ids);
+    }
+    case 'clan_leave':
+      throw new UnsupportedError(op, protocolName, 'production has no way to leave a clan over the socket; the client forgets it locally');
+    default:
+      throw new UnsupportedError(op, protocolName, 'production has no socket request for it');
+  }
+}
