@@ -1,11 +1,10 @@
 import { AuthenticationError, ValidationError, type PlatformApi, type PlatformApiOptions, type PlatformProtocol, type ProtocolCapabilities, type Session } from './core.js';
 import { PRODUCTION_DEFAULTS, type ProductionOptions } from './options.js';
-import { JsonRestApi } from './rest/json-api.js';
-import { RpcRestApi } from './rest/rpc-api.js';
+import { ENTRY_OF, MAIN_KITS, type DialectKit } from './dialect-kit.js';
 import { gatewayBase, PRODUCTION_SESSION_FORMAT } from './session-format.js';
 import { ProductionCodec, type ProductionCodecContext } from './socket/production-codec.js';
 import type { RequestStyle } from './socket/requests.js';
-import { DIALECTS, type DialectName } from './wire/dialects.js';
+import type { DialectName } from './wire/dialects.js';
 
 /**
  * What production can do (docs/guides/connecting-to-the-platform.md, "What
@@ -28,10 +27,14 @@ const PRODUCTION_CAN: ProtocolCapabilities = Object.freeze({
 /** The production socket's path and fixed query (the official clients' own). */
 const SOCKET_QUERY = '/ws?lang=en&status=true&format=protobuf';
 
-function checked(options: ProductionOptions): Required<ProductionOptions> {
+function checked(options: ProductionOptions, kits: readonly DialectKit[]): Required<ProductionOptions> {
   const dialect = options.dialect ?? PRODUCTION_DEFAULTS.dialect;
   const issues = [];
-  if (!DIALECTS.some((d) => d.name === dialect)) issues.push({ path: 'dialect', message: `must be one of ${DIALECTS.map((d) => d.name).join(', ')}`, code: 'invalid' as const });
+  if (!kits.some((k) => k.dialect.name === dialect)) {
+    const elsewhere = ENTRY_OF[dialect];
+    const known = `must be one of ${kits.map((k) => k.dialect.name).join(', ')}`;
+    issues.push({ path: 'dialect', message: elsewhere ? `${known}; ${dialect} is in ${elsewhere}: import { production } from '${elsewhere}'` : known, code: 'invalid' as const });
+  }
   const interval = options.restIntervalMs ?? PRODUCTION_DEFAULTS.restIntervalMs;
   if (!(Number.isFinite(interval) && interval >= 0)) issues.push({ path: 'restIntervalMs', message: 'must be a finite number of at least 0', code: 'invalid' as const });
   if (issues.length > 0) throw new ValidationError(issues, 'production options');
@@ -56,21 +59,25 @@ function checked(options: ProductionOptions): Required<ProductionOptions> {
  * (docs/guides/connecting-to-the-platform.md, "What could not be known offline").
  */
 export function production(options: ProductionOptions = {}): PlatformProtocol {
-  const settings = checked(options);
-  const dialect = DIALECTS.find((d) => d.name === settings.dialect)!;
+  return buildProduction(options, MAIN_KITS);
+}
+
+/** The production protocol over the dialects `kits` bring (each entry brings its own). */
+export function buildProduction(options: ProductionOptions, kits: readonly DialectKit[]): PlatformProtocol {
+  const settings = checked(options, kits);
+  const kit = kits.find((k) => k.dialect.name === settings.dialect)!;
+  const { dialect } = kit;
+  const known = kits.map((k) => k.dialect);
   const name = `production:${dialect.name}`;
   const style: RequestStyle = { dialect: dialect.name, editsAsRpc: settings.editsAsRpc, singleReceiverEphemerals: settings.singleReceiverEphemerals };
-  const createApi = (api: PlatformApiOptions): PlatformApi => {
-    const rest = { ...api, protocolName: name, mediaUrl: settings.mediaUrl };
-    return dialect.name === 'sdk-2.8.33' ? new JsonRestApi(rest) : new RpcRestApi(rest, dialect.name);
-  };
+  const createApi = (api: PlatformApiOptions): PlatformApi => kit.rest({ ...api, protocolName: name, mediaUrl: settings.mediaUrl });
   return Object.freeze({
     name,
     createApi,
     wire: Object.freeze({
       greeting: Object.freeze({ kind: 'on-open' as const, heartbeatIntervalMs: PRODUCTION_DEFAULTS.heartbeatIntervalMs }),
       open: (context: ProductionCodecContext) =>
-        new ProductionCodec({ dialect, style, protocolName: name, translate: { selfId: () => context.userId?.() ?? '' } }, context),
+        new ProductionCodec({ dialect, known, style, protocolName: name, translate: { selfId: () => context.userId?.() ?? '' }, ...(kit.reshape ? { reshape: kit.reshape } : {}) }, context),
     }),
     session: PRODUCTION_SESSION_FORMAT,
     gatewayUrl: (session: Session) => {
@@ -93,6 +100,6 @@ export function production(options: ProductionOptions = {}): PlatformProtocol {
 
 /** The dialect a production protocol object speaks (undefined for another protocol). */
 export function dialectOf(protocol: { readonly name: string }): DialectName | undefined {
-  const match = /^production:(sdk-[\d.]+)$/.exec(protocol.name);
-  return match && DIALECTS.some((d) => d.name === match[1]) ? (match[1] as DialectName) : undefined;
+  const match = /^production:(sdk-2\.8\.(?:33|37|44))$/.exec(protocol.name);
+  return match ? (match[1] as DialectName) : undefined;
 }

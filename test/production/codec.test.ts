@@ -11,6 +11,7 @@ import { ChannelStreamMode, Events, ProtocolError, TypeMessage } from '../../src
 import * as A from '../../src/production/schema/sdk-2.8.33_pb.js';
 import * as B from '../../src/production/schema/sdk-2.8.37_pb.js';
 import * as C from '../../src/production/schema/sdk-2.8.44_pb.js';
+import { SDK_2_8_37, SDK_2_8_44 } from '../../src/production/wire/dialects.js';
 import { writeRawFrame } from '../../src/production/wire/raw-frame.js';
 import { codecFor } from './support/codec.js';
 import { EVENT_SAMPLES } from './support/event-samples.js';
@@ -192,6 +193,14 @@ describe('pushes without a clanstream event, and other dialects', () => {
     const h = codecFor('sdk-2.8.44');
     const frame = h.codec.decode(pushFrame('sdk-2.8.33', Events.ChannelMessage, EVENT_SAMPLES[Events.ChannelMessage]));
     expect((frame as { error: ProtocolError }).error.message).toContain('set the dialect to sdk-2.8.33');
+  });
+
+  it('clanstream/production, without sdk-2.8.33: an sdk-2.8.33 server is fatal once, naming the entry that speaks it', () => {
+    const h = codecFor('sdk-2.8.44', { known: [SDK_2_8_37, SDK_2_8_44] });
+    const frame = h.codec.decode(pushFrame('sdk-2.8.33', Events.ChannelMessage, EVENT_SAMPLES[Events.ChannelMessage]));
+    expect(frame).toMatchObject({ kind: 'fatal' });
+    expect((frame as { error: ProtocolError }).error.message).toBe("the server's frames are not sdk-2.8.37 or sdk-2.8.44 frames (if the server speaks sdk-2.8.33, use clanstream/production/sdk-2.8.33)");
+    expect(h.codec.decode(pushFrame('sdk-2.8.33', Events.ChannelMessage, EVENT_SAMPLES[Events.ChannelMessage]))).toBeUndefined();
   });
 
   it('a text frame is a ProtocolError', () => {

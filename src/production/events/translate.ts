@@ -1,4 +1,4 @@
-import { Events, type ChannelMessage, type ChannelMessageContent, type ChannelStreamMode, type EventPayloadMap, type RoleEventStatus, type TypeMessage } from '../core.js';
+import { isEventName, type ChannelMessage, type ChannelMessageContent, type ChannelStreamMode, type EventPayloadMap, type Events, type TypeMessage } from '../core.js';
 import type * as B from '../schema/sdk-2.8.37_pb.js';
 import { channelDescription, eventUser } from './channel-shapes.js';
 import { idList, idText } from './ids.js';
@@ -54,40 +54,34 @@ export interface PushMessages {
 
 export type PushCase = keyof PushMessages;
 
-/** The event each push case becomes. */
-export const EVENT_OF_CASE = {
-  channelMessage: Events.ChannelMessage,
-  messageReactionEvent: Events.MessageReaction,
-  messageButtonClicked: Events.MessageButtonClicked,
-  dropdownBoxSelected: Events.DropdownBoxSelected,
-  channelCreatedEvent: Events.ChannelCreated,
-  channelUpdatedEvent: Events.ChannelUpdated,
-  channelDeletedEvent: Events.ChannelDeleted,
-  addClanUserEvent: Events.AddClanUser,
-  userClanRemovedEvent: Events.UserClanRemoved,
-  userChannelAddedEvent: Events.UserChannelAdded,
-  userChannelRemovedEvent: Events.UserChannelRemoved,
-  roleEvent: Events.RoleEvent,
-  roleAssignEvent: Events.RoleAssign,
-  voiceStartedEvent: Events.VoiceStartedEvent,
-  voiceEndedEvent: Events.VoiceEndedEvent,
-  voiceJoinedEvent: Events.VoiceJoinedEvent,
-  voiceLeavedEvent: Events.VoiceLeavedEvent,
-  streamingJoinedEvent: Events.StreamingJoinedEvent,
-  streamingLeavedEvent: Events.StreamingLeavedEvent,
-  webrtcSignalingFwd: Events.WebrtcSignalingFwd,
-  tokenSentEvent: Events.TokenSend,
-  giveCoffeeEvent: Events.GiveCoffee,
-  clanEventCreated: Events.ClanEventCreated,
-  notifications: Events.Notifications,
-  quickMenuEvent: Events.QuickMenu,
-  messageTypingEvent: Events.MessageTyping,
-} as const satisfies { [C in PushCase]: Events };
+/** The event each push case becomes: the case's name in snake_case (clanstream names its events as production's cases). */
+export type EventOfCase<C extends PushCase> = C extends `${infer H}${infer T}` ? (`${H}${SnakeTail<T>}` extends Events ? `${H}${SnakeTail<T>}` & Events : never) : never;
+type SnakeTail<S extends string> = S extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${SnakeTail<T>}` : `_${Lowercase<H>}${SnakeTail<T>}`) : '';
 
-type EventOfCase<C extends PushCase> = (typeof EVENT_OF_CASE)[C];
+/** A push case's event name. */
+export function eventOfCase<C extends PushCase>(pushCase: C): EventOfCase<C> {
+  return pushCase.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as EventOfCase<C>;
+}
 
 export function isPushCase(name: string | undefined): name is PushCase {
-  return name !== undefined && Object.hasOwn(EVENT_OF_CASE, name);
+  return name !== undefined && isEventName(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) && !name.includes('_');
+}
+
+/**
+ * The fields `spec` names (snake_case, space-separated) copied from a
+ * message (camelCase): `name*` is an id, read as text with "0" as "";
+ * `name+` a list of ids. Everything else is copied as it is.
+ */
+function fields(m: object, spec: string): Record<string, unknown> {
+  const source = m as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const entry of spec.split(' ')) {
+    const kind = entry.at(-1);
+    const key = kind === '*' || kind === '+' ? entry.slice(0, -1) : entry;
+    const value = source[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+    out[key] = kind === '*' ? idText(value as string) : kind === '+' ? idList(value as string[]) : Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+  return out;
 }
 
 /** The content of a message: its JSON text parsed; text that is not a JSON object is kept as the message's text. */
@@ -165,201 +159,55 @@ function composed(send: B.ChannelMessageSend | undefined, senderId: string): Cha
 }
 
 type Translators = { [C in PushCase]: (m: PushMessages[C], ctx: TranslateContext, problems: string[]) => EventPayloadMap[EventOfCase<C>] | string };
+type Loose = (m: never) => unknown;
+const as = <T>(value: unknown): T => value as T;
 
 const TRANSLATORS: Translators = {
   channelMessage: (m, _ctx, problems) => channelMessage(m, problems),
-  messageReactionEvent: (r) => ({
-    id: idText(r.id),
-    emoji_id: idText(r.emojiId),
-    emoji: r.emoji,
-    sender_id: idText(r.senderId),
-    sender_name: r.senderName,
-    action: r.action,
-    count: r.count,
-    channel_id: idText(r.channelId),
-    message_id: idText(r.messageId),
-    clan_id: r.clanId,
-    mode: r.mode as ChannelStreamMode,
-    message_sender_id: idText(r.messageSenderId),
-    is_public: r.isPublic,
-    topic_id: idText(r.topicId),
-  }),
-  messageButtonClicked: (c) => ({
-    message_id: idText(c.messageId),
-    channel_id: idText(c.channelId),
-    button_id: c.buttonId,
-    sender_id: idText(c.senderId),
-    user_id: idText(c.userId),
-    extra_data: c.extraData,
-  }),
-  dropdownBoxSelected: (s) => ({
-    message_id: idText(s.messageId),
-    channel_id: idText(s.channelId),
-    selectbox_id: s.selectboxId,
-    sender_id: idText(s.senderId),
-    user_id: idText(s.userId),
-    values: [...s.values],
-  }),
-  channelCreatedEvent: (c) => ({
-    clan_id: c.clanId,
-    category_id: idText(c.categoryId),
-    creator_id: idText(c.creatorId),
-    parent_id: idText(c.parentId),
-    channel_id: idText(c.channelId),
-    channel_label: c.channelLabel,
-    channel_private: c.channelPrivate,
-    channel_type: c.channelType,
-    status: c.status,
-    // No wire field carries it (production sends `app_id`).
-    app_url: '',
-  }),
-  channelUpdatedEvent: (c) => ({
-    clan_id: c.clanId,
-    category_id: idText(c.categoryId),
-    creator_id: idText(c.creatorId),
-    parent_id: idText(c.parentId),
-    channel_id: idText(c.channelId),
-    channel_label: c.channelLabel,
-    channel_private: c.channelPrivate ? 1 : 0,
-    channel_type: c.channelType,
-    status: c.status,
-    app_url: '',
-    meeting_code: c.meetingCode,
-    topic: c.topic,
-    active: c.active,
-  }),
-  channelDeletedEvent: (c) => ({
-    clan_id: c.clanId,
-    category_id: idText(c.categoryId),
-    parent_id: idText(c.parentId),
-    channel_id: idText(c.channelId),
-    deletor: idText(c.deletor),
-  }),
+  messageReactionEvent: (r) => as(fields(r, 'id* emoji_id* emoji sender_id* sender_name action count channel_id* message_id* clan_id mode message_sender_id* is_public topic_id*')),
+  messageButtonClicked: (c) => as(fields(c, 'message_id* channel_id* button_id sender_id* user_id* extra_data')),
+  dropdownBoxSelected: (s) => as(fields(s, 'message_id* channel_id* selectbox_id sender_id* user_id* values')),
+  // `app_url` has no wire field (production sends `app_id`).
+  channelCreatedEvent: (c) => as({ ...fields(c, 'clan_id category_id* creator_id* parent_id* channel_id* channel_label channel_private channel_type status'), app_url: '' }),
+  channelUpdatedEvent: (c) => as({ ...fields(c, 'clan_id category_id* creator_id* parent_id* channel_id* channel_label channel_type status meeting_code topic active'), channel_private: c.channelPrivate ? 1 : 0, app_url: '' }),
+  channelDeletedEvent: (c) => as(fields(c, 'clan_id category_id* parent_id* channel_id* deletor*')),
   addClanUserEvent: (a) => ({ clan_id: a.clanId, user: eventUser(a.user), invitor: idText(a.invitor) }),
-  userClanRemovedEvent: (r) => ({ clan_id: r.clanId, user_ids: idList(r.userIds) }),
+  userClanRemovedEvent: (r) => as(fields(r, 'clan_id user_ids+')),
   userChannelAddedEvent: (a) => {
     const status = Number(a.status);
-    return {
-      channel_desc: channelDescription(a.channelDesc),
-      users: a.users.map(eventUser),
-      status: Number.isFinite(status) ? status : 0,
-      clan_id: a.clanId,
-      caller: idText(a.caller?.userId ?? ''),
-    };
+    return { channel_desc: channelDescription(a.channelDesc), users: a.users.map(eventUser), status: Number.isFinite(status) ? status : 0, clan_id: a.clanId, caller: idText(a.caller?.userId ?? '') };
   },
-  userChannelRemovedEvent: (r) => ({ channel_id: idText(r.channelId), user_ids: idList(r.userIds), channel_type: r.channelType, clan_id: r.clanId }),
-  roleEvent: (r) => ({
-    role: {
-      id: idText(r.role?.id ?? ''),
-      title: r.role?.title ?? '',
-      color: r.role?.color ?? '',
-      clan_id: r.role?.clanId ?? '',
-      role_icon: r.role?.roleIcon ?? '',
-      description: r.role?.description ?? '',
-      creator_id: idText(r.role?.creatorId ?? ''),
-      active: r.role?.active ?? 0,
-    },
-    status: r.status as RoleEventStatus,
-    user_id: idText(r.userId),
-    user_add_ids: idList(r.userAddIds),
-    user_remove_ids: idList(r.userRemoveIds),
-  }),
-  roleAssignEvent: (r) => ({ clan_id: r.ClanId, role_id: idText(r.roleId), user_ids_assigned: idList(r.userIdsAssigned), user_ids_removed: idList(r.userIdsRemoved) }),
-  voiceStartedEvent: (v) => ({ id: v.id, clan_id: v.clanId, voice_channel_id: idText(v.voiceChannelId) }),
-  voiceEndedEvent: (v) => ({ id: idText(v.id), clan_id: v.clanId, voice_channel_id: v.voiceChannelId }),
-  voiceJoinedEvent: (v) => ({
-    id: v.id,
-    clan_id: v.clanId,
-    clan_name: v.clanName,
-    participant: v.participant,
-    user_id: idText(v.userId),
-    voice_channel_label: v.voiceChannelLabel,
-    voice_channel_id: idText(v.voiceChannelId),
-  }),
-  voiceLeavedEvent: (v) => ({ id: v.id, clan_id: v.clanId, voice_channel_id: idText(v.voiceChannelId), voice_user_id: idText(v.voiceUserId) }),
-  streamingJoinedEvent: (s) => ({
-    id: idText(s.id),
-    clan_id: s.clanId,
-    clan_name: s.clanName,
-    participant: s.participant,
-    user_id: idText(s.userId),
-    streaming_channel_label: s.streamingChannelLabel,
-    streaming_channel_id: idText(s.streamingChannelId),
-  }),
-  streamingLeavedEvent: (s) => ({ id: idText(s.id), clan_id: s.clanId, streaming_channel_id: s.streamingChannelId, streaming_user_id: s.streamingUserId }),
-  webrtcSignalingFwd: (w) => ({ receiver_id: idText(w.receiverId), data_type: w.dataType, json_data: w.jsonData, channel_id: idText(w.channelId), caller_id: idText(w.callerId) }),
-  tokenSentEvent: (t) => ({
-    sender_id: idText(t.senderId),
-    sender_name: t.senderName,
-    receiver_id: idText(t.receiverId),
-    // Whole tokens: production has no fractions.
-    amount: t.amount,
-    note: t.note,
-    extra_attribute: t.extraAttribute,
-    transaction_id: t.transactionId,
-  }),
-  giveCoffeeEvent: (g) => ({
-    sender_id: idText(g.senderId),
-    receiver_id: idText(g.receiverId),
-    token_count: g.tokenCount,
-    message_ref_id: idText(g.messageRefId),
-    channel_id: idText(g.channelId),
-    clan_id: g.clanId,
-  }),
-  clanEventCreated: (e) => ({
-    event_id: idText(e.eventId),
-    title: e.title,
-    description: e.description,
-    logo: e.logo,
-    clan_id: e.clanId,
-    channel_id: idText(e.channelId),
-    channel_voice_id: idText(e.channelVoiceId),
-    address: e.address,
-    start_time_seconds: e.startTimeSeconds,
-    end_time_seconds: e.endTimeSeconds,
-    event_status: e.eventStatus,
-    action: e.action,
-    repeat_type: e.repeatType,
-    creator_id: idText(e.creatorId),
-    user_id: idText(e.userId),
-    is_private: e.isPrivate,
-  }),
+  userChannelRemovedEvent: (r) => as(fields(r, 'channel_id* user_ids+ channel_type clan_id')),
+  roleEvent: (r) => as({ role: fields(r.role ?? {}, 'id* title color clan_id role_icon description creator_id* active'), ...fields(r, 'status user_id* user_add_ids+ user_remove_ids+') }),
+  roleAssignEvent: (r) => as({ clan_id: r.ClanId, ...fields(r, 'role_id* user_ids_assigned+ user_ids_removed+') }),
+  voiceStartedEvent: (v) => as(fields(v, 'id clan_id voice_channel_id*')),
+  voiceEndedEvent: (v) => as(fields(v, 'id* clan_id voice_channel_id')),
+  voiceJoinedEvent: (v) => as(fields(v, 'id clan_id clan_name participant user_id* voice_channel_label voice_channel_id*')),
+  voiceLeavedEvent: (v) => as(fields(v, 'id clan_id voice_channel_id* voice_user_id*')),
+  streamingJoinedEvent: (s) => as(fields(s, 'id* clan_id clan_name participant user_id* streaming_channel_label streaming_channel_id*')),
+  streamingLeavedEvent: (s) => as(fields(s, 'id* clan_id streaming_channel_id streaming_user_id')),
+  webrtcSignalingFwd: (w) => as(fields(w, 'receiver_id* data_type json_data channel_id* caller_id*')),
+  // Whole tokens: production has no fractions.
+  tokenSentEvent: (t) => as(fields(t, 'sender_id* sender_name receiver_id* amount note extra_attribute transaction_id')),
+  giveCoffeeEvent: (g) => as(fields(g, 'sender_id* receiver_id* token_count message_ref_id* channel_id* clan_id')),
+  clanEventCreated: (e) =>
+    as(fields(e, 'event_id* title description logo clan_id channel_id* channel_voice_id* address start_time_seconds end_time_seconds event_status action repeat_type creator_id* user_id* is_private')),
   notifications: (n) => ({
-    notifications: n.notifications.map((item) => ({
-      id: idText(item.id),
-      subject: item.subject,
-      content: new TextDecoder().decode(item.content),
-      code: item.code,
-      sender_id: idText(item.senderId),
-      create_time_seconds: item.createTimeSeconds,
-      persistent: item.persistent,
-      clan_id: item.clanId,
-      channel_id: idText(item.channelId),
-      channel_type: item.channelType,
-      topic_id: idText(item.topicId),
-      category: item.category,
-    })),
+    notifications: n.notifications.map((item) =>
+      as({ ...fields(item, 'id* subject code sender_id* create_time_seconds persistent clan_id channel_id* channel_type topic_id* category'), content: new TextDecoder().decode(item.content) }),
+    ),
   }),
   quickMenuEvent: (q, ctx) => {
     // Before sdk-2.8.44 the wire names neither: the menu is the bot's own, and who picked it is unknown ("").
     const picker = idText(q.messageSenderId ?? '');
     return { menu_name: q.menuName, message: composed(q.message, picker), sender_id: idText(q.senderId ?? '') || ctx.selfId(), message_sender_id: picker };
   },
-  messageTypingEvent: (t) => ({
-    clan_id: t.clanId,
-    channel_id: idText(t.channelId),
-    sender_id: idText(t.senderId),
-    mode: t.mode as ChannelStreamMode,
-    is_public: t.isPublic,
-    sender_username: t.senderUsername,
-    sender_display_name: t.senderDisplayName,
-    topic_id: idText(t.topicId),
-  }),
+  messageTypingEvent: (t) => as(fields(t, 'clan_id channel_id* sender_id* mode is_public sender_username sender_display_name topic_id*')),
 };
 
 /** One push translated into its event's payload. */
 export function translatePush<C extends PushCase>(pushCase: C, message: PushMessages[C], ctx: TranslateContext): Translated<EventOfCase<C>> {
   const problems: string[] = [];
-  const data = (TRANSLATORS[pushCase] as (m: PushMessages[C], c: TranslateContext, p: string[]) => EventPayloadMap[EventOfCase<C>] | string)(message, ctx, problems);
+  const data = (TRANSLATORS[pushCase] as Loose as (m: PushMessages[C], c: TranslateContext, p: string[]) => EventPayloadMap[EventOfCase<C>] | string)(message, ctx, problems);
   return typeof data === 'string' ? { invalid: data } : { data, problems };
 }

@@ -19,7 +19,7 @@ import type {
   ServiceUpdateRoleBody,
 } from '../core.js';
 import { ProductionRest } from './production-rest.js';
-import { channelOf, clanOf, friendOf, friendStateNumber, get, num, roleOf, rowOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
+import { channelOf, clanOf, friendOf, friendStateNumber, get, num, quickMenuOf, roleOf, rowOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
 
 const enc = encodeURIComponent;
 const OK: ApiOk = { ok: true };
@@ -158,21 +158,6 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
     const row = rowOf(await this.json('GET', '/v2/transaction/{transId}', `/v2/transaction/${enc(txHash)}`), route);
     return transactionOf(row, txHash);
   }
-}
-
-export function quickMenuOf(row: Row): ApiQuickMenuAccess {
-  const action = text(row, 'action_msg');
-  const background = text(row, 'background');
-  const clanId = text(row, 'clan_id');
-  return {
-    id: text(row, 'id'),
-    bot_id: text(row, 'bot_id'),
-    channel_id: text(row, 'channel_id'),
-    menu_name: text(row, 'menu_name'),
-    ...(clanId ? { clan_id: clanId } : {}),
-    ...(action ? { action_msg: action } : {}),
-    ...(background ? { background } : {}),
-  };
 }
 
 function transactionOf(row: Row, txHash: string): ApiTransactionDetail {

@@ -1,4 +1,4 @@
-import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
+import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
 import { idList, idText } from '../events/ids.js';
 
 /**
@@ -133,5 +133,20 @@ export function roleOf(row: Row, clanId: string): ApiRole {
     allow_mention: num(row, 'allow_mention'),
     user_ids: Array.isArray(get(row, 'user_ids')) ? ids(row, 'user_ids') : listed(users, 'role_users'),
     permission_ids: Array.isArray(get(row, 'permission_ids')) ? ids(row, 'permission_ids') : listed(permissions, 'permissions'),
+  };
+}
+
+export function quickMenuOf(row: Row): ApiQuickMenuAccess {
+  const action = text(row, 'action_msg');
+  const background = text(row, 'background');
+  const clanId = text(row, 'clan_id');
+  return {
+    id: text(row, 'id'),
+    bot_id: text(row, 'bot_id'),
+    channel_id: text(row, 'channel_id'),
+    menu_name: text(row, 'menu_name'),
+    ...(clanId ? { clan_id: clanId } : {}),
+    ...(action ? { action_msg: action } : {}),
+    ...(background ? { background } : {}),
   };
 }

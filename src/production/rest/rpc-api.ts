@@ -24,9 +24,8 @@ import { SessionSchema as SessionB } from '../schema/sdk-2.8.37_pb.js';
 import { SessionSchema as SessionC } from '../schema/sdk-2.8.44_pb.js';
 import { decodeMessage, encodeMessage } from '../wire/envelope-codec.js';
 import { RPC_METHODS, type RpcDialectName, type RpcMethod } from '../wire/rpc-methods.js';
-import { quickMenuOf } from './json-api.js';
 import { ProductionRest, type ProductionRestOptions } from './production-rest.js';
-import { channelOf, clanOf, friendOf, friendStateNumber, get, roleOf, rowsOf, voiceUsersOf, type Row } from './reshape.js';
+import { channelOf, clanOf, friendOf, friendStateNumber, get, quickMenuOf, roleOf, rowsOf, voiceUsersOf, type Row } from './reshape.js';
 
 const OK: ApiOk = { ok: true };
 /** Connect-style unary RPC: protobuf both ways. */

@@ -1,12 +1,12 @@
 import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
 import { ProtocolError, ValidationError, type ClanstreamError, type ClanstreamEvent, type CodecContext, type GatewayErrorPayload, type ServerFrame, type SocketCodec, type WireFrame } from '../core.js';
-import { eraAToEraB } from '../events/era-a.js';
-import { EVENT_OF_CASE, isPushCase, translatePush, type PushMessages, type TranslateContext } from '../events/translate.js';
+import { eventOfCase, isPushCase, translatePush, type PushMessages, type TranslateContext } from '../events/translate.js';
 import { encodeApiRequest } from '../wire/api-request.js';
 import type { Dialect } from '../wire/dialects.js';
 import { decodeMessage, encodeEnvelope } from '../wire/envelope-codec.js';
-import { FrameDecoder, type InboundFrame } from '../wire/frame-decoder.js';
+import { KnownDialectsFrameDecoder, type InboundFrame } from '../wire/frame-decoder.js';
 import { RPC_METHODS } from '../wire/rpc-methods.js';
+import { ENTRY_OF } from '../dialect-kit.js';
 import { gatewayError, mustJoinChannel, replyOf, type Reply } from './replies.js';
 import { opFrames, type EnvelopeCase, type OpFrames, type RequestStyle } from './requests.js';
 import { WireCids } from './wire-cids.js';
@@ -32,6 +32,8 @@ export interface FatalFrame {
 /** What the codec decodes a frame to: the seam's frames, and the fatal one. */
 export type ProductionFrame = ServerFrame | FatalFrame;
 
+const ENTRY_OF_DIALECTS = Object.entries(ENTRY_OF) as Array<[string, string]>;
+
 /** One request waiting for its answer(s). */
 interface Waiting {
   readonly cid: string;
@@ -54,6 +56,10 @@ interface Waiting {
 /** Where a codec's settings come from: the protocol object. */
 export interface ProductionCodecOptions {
   readonly dialect: Dialect;
+  /** The dialects a frame can be told to be (a bundle may carry some only). */
+  readonly known: readonly Dialect[];
+  /** Reshapes a decoded message into era B's shape (sdk-2.8.33). */
+  readonly reshape?: <T>(message: T) => T;
   readonly style: RequestStyle;
   readonly protocolName: string;
   readonly translate: TranslateContext;
@@ -71,7 +77,7 @@ type DecodedEnvelope = { cid: string | number; message: { case: string | undefin
  * dropped as debug records too. Never throws for what the server sends.
  */
 export class ProductionCodec implements SocketCodec {
-  private readonly decoder: FrameDecoder<DescMessage>;
+  private readonly decoder: KnownDialectsFrameDecoder<DescMessage>;
   private readonly cids = new WireCids<Waiting>();
   private seq = 0;
   private foreign = false;
@@ -80,7 +86,7 @@ export class ProductionCodec implements SocketCodec {
     private readonly options: ProductionCodecOptions,
     private readonly context: ProductionCodecContext,
   ) {
-    this.decoder = new FrameDecoder(options.dialect);
+    this.decoder = new KnownDialectsFrameDecoder(options.dialect, options.known);
   }
 
   encode(cid: string, op: string, payload: unknown): WireFrame | readonly WireFrame[] {
@@ -94,6 +100,24 @@ export class ProductionCodec implements SocketCodec {
     if (typeof frame === 'string') return new ProtocolError(`the production socket sent a text frame; it speaks binary ${this.options.dialect.name} frames`, frame.slice(0, 64));
     const step = this.decoder.decode(frame);
     return this.step(step);
+  }
+
+  /**
+   * A frame that fits none of the dialects this bundle knows, before the
+   * server was heard speaking the pinned one: fatal (once) when a dialect is
+   * left out of this bundle, naming where it is; otherwise a bad frame.
+   */
+  private unmatched(error: ProtocolError): ProductionFrame | undefined {
+    const missing = ENTRY_OF_DIALECTS.filter(([name]) => !this.options.known.some((d) => d.name === name));
+    if (missing.length === 0) return error;
+    if (this.foreign) {
+      this.ignored('a further frame of no known dialect after the dialect mismatch');
+      return undefined;
+    }
+    this.foreign = true;
+    const known = this.options.known.map((d) => d.name).join(' or ');
+    const hint = missing.map(([name, entry]) => `if the server speaks ${name}, use ${entry}`).join('; ');
+    return { kind: 'fatal', error: new ProtocolError(`the server's frames are not ${known} frames (${hint})`, error.excerpt) };
   }
 
   // ---------------- writing ----------------
@@ -149,7 +173,7 @@ export class ProductionCodec implements SocketCodec {
         this.foreign = true;
         return { kind: 'fatal', error: step.error };
       case 'invalid':
-        return step.error;
+        return step.unmatched ? this.unmatched(step.error) : step.error;
       case 'api_chunk':
       case 'api_discarded':
         return undefined;
@@ -165,7 +189,8 @@ export class ProductionCodec implements SocketCodec {
   private envelopeIn(envelope: DecodedEnvelope): ProductionFrame | ProtocolError | undefined {
     const { message } = envelope;
     const wire = typeof envelope.cid === 'number' ? envelope.cid : envelope.cid === '' ? 0 : Number(envelope.cid);
-    const value = (this.options.dialect.name === 'sdk-2.8.33' ? eraAToEraB(message.value) : message.value) as Record<string, unknown> | undefined;
+    const { reshape } = this.options;
+    const value = (reshape ? reshape(message.value) : message.value) as Record<string, unknown> | undefined;
     if (wire !== 0) return this.answer(wire, envelope.cid, message.case, value);
     if (message.case === 'error') return { kind: 'error', cid: undefined, error: gatewayError(value) };
     if (message.case === 'refreshSessionEvent') {
@@ -184,8 +209,8 @@ export class ProductionCodec implements SocketCodec {
     this.seq += 1;
     const translated = translatePush(pushCase, value, this.options.translate);
     if ('invalid' in translated) return { kind: 'invalid_event', seq: this.seq, error: new ProtocolError(translated.invalid) };
-    for (const problem of translated.problems) this.context.report?.(new ProtocolError(`${EVENT_OF_CASE[pushCase]}: ${problem}; read as empty`));
-    return { kind: 'event', sessionId: '', event: { type: EVENT_OF_CASE[pushCase], seq: this.seq, data: translated.data } as unknown as ClanstreamEvent };
+    for (const problem of translated.problems) this.context.report?.(new ProtocolError(`${eventOfCase(pushCase)}: ${problem}; read as empty`));
+    return { kind: 'event', sessionId: '', event: { type: eventOfCase(pushCase), seq: this.seq, data: translated.data } as unknown as ClanstreamEvent };
   }
 
   /** An Envelope answering a request. */

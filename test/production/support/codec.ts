@@ -3,7 +3,8 @@ import type { DebugEvent } from '../../../src/index.js';
 import type { ClanstreamError } from '../../../src/index.js';
 import { ProductionCodec, type ProductionCodecContext } from '../../../src/production/socket/production-codec.js';
 import type { RequestStyle } from '../../../src/production/socket/requests.js';
-import { DIALECTS, type DialectName } from '../../../src/production/wire/dialects.js';
+import { eraAToEraB } from '../../../src/production/events/era-a.js';
+import { DIALECTS, type Dialect, type DialectName } from '../../../src/production/wire/dialects.js';
 import { BOT_ID } from './event-samples.js';
 
 export interface CodecHarness {
@@ -19,7 +20,7 @@ export function styleOf(name: DialectName, change: Partial<RequestStyle> = {}): 
   return { dialect: name, editsAsRpc: name === 'sdk-2.8.44', singleReceiverEphemerals: name !== 'sdk-2.8.44', ...change };
 }
 
-export function codecFor(name: DialectName, options: { style?: Partial<RequestStyle>; send?: boolean } = {}): CodecHarness {
+export function codecFor(name: DialectName, options: { style?: Partial<RequestStyle>; send?: boolean; known?: readonly Dialect[] } = {}): CodecHarness {
   const harness: Omit<CodecHarness, 'codec'> = { debug: [], reports: [], sent: [], sessions: [] };
   const context: ProductionCodecContext = {
     debug: (event) => harness.debug.push(event),
@@ -29,6 +30,9 @@ export function codecFor(name: DialectName, options: { style?: Partial<RequestSt
     ...(options.send === false ? {} : { send: (frame) => harness.sent.push(frame as Uint8Array) }),
   };
   const dialect = DIALECTS.find((d) => d.name === name)!;
-  const codec = new ProductionCodec({ dialect, style: styleOf(name, options.style), protocolName: `production:${name}`, translate: { selfId: () => BOT_ID } }, context);
+  const codec = new ProductionCodec(
+    { dialect, known: options.known ?? DIALECTS, style: styleOf(name, options.style), protocolName: `production:${name}`, translate: { selfId: () => BOT_ID }, ...(name === 'sdk-2.8.33' ? { reshape: eraAToEraB } : {}) },
+    context,
+  );
   return { codec, ...harness };
 }
