@@ -56,7 +56,8 @@ const prototypes = new Map<Table, object>();
 function read(bytes: Uint8Array, table: Table): Record<string, unknown> {
   let proto = prototypes.get(table);
   if (proto === undefined) {
-    proto = Object.freeze({ ...table.defaults });
+    // Not frozen: an inherited read-only property would forbid setting it on the object.
+    proto = { ...table.defaults };
     prototypes.set(table, proto);
   }
   const out = Object.create(proto) as Record<string, unknown>;
