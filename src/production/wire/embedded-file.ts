@@ -19,38 +19,30 @@ interface Table {
   readonly fields: Readonly<Record<number, readonly [string, Kind, boolean?]>>;
   /** Unset fields read as these (on the prototype, so a registry can tell "set" from "unset"). */
   readonly defaults: Readonly<Record<string, unknown>>;
-  readonly typeName: string;
+  /** Lists the message always has, empty when absent (as protobuf-es's messages have them). */
+  readonly lists?: readonly string[];
 }
 
-const FIELD_OPTIONS: Table = { typeName: 'google.protobuf.FieldOptions', fields: { 2: ['packed', 'b'], 3: ['deprecated', 'b'], 6: ['jstype', 'i'] }, defaults: { packed: false, deprecated: false, jstype: 0 } };
-const MESSAGE_OPTIONS: Table = { typeName: 'google.protobuf.MessageOptions', fields: { 3: ['deprecated', 'b'], 7: ['mapEntry', 'b'] }, defaults: { deprecated: false, mapEntry: false } };
+const FIELD_OPTIONS: Table = { fields: { 2: ['packed', 'b'], 3: ['deprecated', 'b'], 6: ['jstype', 'i'] }, defaults: { packed: false, deprecated: false, jstype: 0 }, lists: ['targets', 'editionDefaults', 'uninterpretedOption'] };
+const MESSAGE_OPTIONS: Table = { fields: { 3: ['deprecated', 'b'], 7: ['mapEntry', 'b'] }, defaults: { deprecated: false, mapEntry: false } };
 const FIELD: Table = {
-  typeName: 'google.protobuf.FieldDescriptorProto',
   fields: { 1: ['name', 's'], 2: ['extendee', 's'], 3: ['number', 'i'], 4: ['label', 'i'], 5: ['type', 'i'], 6: ['typeName', 's'], 7: ['defaultValue', 's'], 8: ['options', FIELD_OPTIONS], 9: ['oneofIndex', 'i'], 10: ['jsonName', 's'], 17: ['proto3Optional', 'b'] },
   defaults: { name: '', extendee: '', number: 0, label: 1, type: 1, typeName: '', defaultValue: '', oneofIndex: 0, jsonName: '', proto3Optional: false },
 };
-const ONEOF: Table = { typeName: 'google.protobuf.OneofDescriptorProto', fields: { 1: ['name', 's'] }, defaults: { name: '' } };
-const ENUM_VALUE: Table = { typeName: 'google.protobuf.EnumValueDescriptorProto', fields: { 1: ['name', 's'], 2: ['number', 'i'] }, defaults: { name: '', number: 0 } };
-const ENUM: Table = { typeName: 'google.protobuf.EnumDescriptorProto', fields: { 1: ['name', 's'], 2: ['value', ENUM_VALUE, true] }, defaults: { name: '', visibility: 0 } };
+const ONEOF: Table = { fields: { 1: ['name', 's'] }, defaults: { name: '' } };
+const ENUM_VALUE: Table = { fields: { 1: ['name', 's'], 2: ['number', 'i'] }, defaults: { name: '', number: 0 } };
+const ENUM: Table = { fields: { 1: ['name', 's'], 2: ['value', ENUM_VALUE, true] }, defaults: { name: '', visibility: 0 }, lists: ['value', 'reservedRange', 'reservedName'] };
 const MESSAGE: Table = {
-  typeName: 'google.protobuf.DescriptorProto',
   fields: {} as Record<number, readonly [string, Kind, boolean?]>,
   defaults: { name: '', visibility: 0 },
+  lists: ['field', 'extension', 'nestedType', 'enumType', 'extensionRange', 'oneofDecl', 'reservedRange', 'reservedName'],
 };
 Object.assign(MESSAGE.fields, { 1: ['name', 's'], 2: ['field', FIELD, true], 3: ['nestedType', MESSAGE, true], 4: ['enumType', ENUM, true], 6: ['extension', FIELD, true], 7: ['options', MESSAGE_OPTIONS], 8: ['oneofDecl', ONEOF, true] });
 const FILE: Table = {
-  typeName: 'google.protobuf.FileDescriptorProto',
   fields: { 1: ['name', 's'], 2: ['package', 's'], 3: ['dependency', 's', true], 4: ['messageType', MESSAGE, true], 5: ['enumType', ENUM, true], 7: ['extension', FIELD, true], 10: ['publicDependency', 'i', true], 12: ['syntax', 's'], 14: ['edition', 'i'] },
   defaults: { name: '', package: '', syntax: '', edition: 0 },
+  lists: ['dependency', 'publicDependency', 'weakDependency', 'optionDependency', 'messageType', 'enumType', 'service', 'extension'],
 };
-/** Lists every message of these kinds has, empty when absent (as protobuf-es's messages have them). */
-const LISTS: Readonly<Record<string, readonly string[]>> = {
-  'google.protobuf.FileDescriptorProto': ['dependency', 'publicDependency', 'weakDependency', 'optionDependency', 'messageType', 'enumType', 'service', 'extension'],
-  'google.protobuf.DescriptorProto': ['field', 'extension', 'nestedType', 'enumType', 'extensionRange', 'oneofDecl', 'reservedRange', 'reservedName'],
-  'google.protobuf.EnumDescriptorProto': ['value', 'reservedRange', 'reservedName'],
-  'google.protobuf.FieldOptions': ['targets', 'editionDefaults', 'uninterpretedOption'],
-};
-
 const prototypes = new Map<Table, object>();
 
 function read(bytes: Uint8Array, table: Table): Record<string, unknown> {
@@ -61,8 +53,7 @@ function read(bytes: Uint8Array, table: Table): Record<string, unknown> {
     prototypes.set(table, proto);
   }
   const out = Object.create(proto) as Record<string, unknown>;
-  out.$typeName = table.typeName;
-  for (const list of LISTS[table.typeName] ?? []) out[list] = [];
+  for (const list of table.lists ?? []) out[list] = [];
   const reader = new BinaryReader(bytes);
   while (reader.pos < reader.len) {
     const [number, wireType] = reader.tag();
@@ -122,6 +113,7 @@ export function latin1Bytes(text: string): Uint8Array {
  */
 export function fileDesc(embedded: Uint8Array, imports?: DescFile[]): DescFile {
   const root = read(embedded, FILE);
+  root.$typeName = 'google.protobuf.FileDescriptorProto';
   for (const message of root.messageType as Array<Record<string, unknown>>) restoreJsonNames(message);
   root.dependency = imports?.map((file) => file.proto.name) ?? [];
   const registry = createFileRegistry(root as never, (name) => imports?.find((file) => file.proto.name === name));
