@@ -6,6 +6,6 @@
  * @beta No run against the live platform has been recorded yet.
  * @module clanstream/production
  */
-export { production, dialectOf } from './production.js';
+export { production } from './production.js';
 export { PRODUCTION_DEFAULTS, type ProductionOptions } from './options.js';
 export type { DialectName } from './wire/dialects.js';

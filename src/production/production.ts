@@ -4,7 +4,6 @@ import { ENTRY_OF, MAIN_KITS, type DialectKit } from './dialect-kit.js';
 import { gatewayBase, PRODUCTION_SESSION_FORMAT } from './session-format.js';
 import { ProductionCodec, type ProductionCodecContext } from './socket/production-codec.js';
 import type { RequestStyle } from './socket/requests.js';
-import type { DialectName } from './wire/dialects.js';
 
 /**
  * What production can do (docs/guides/connecting-to-the-platform.md, "What
@@ -98,8 +97,3 @@ export function buildProduction(options: ProductionOptions, kits: readonly Diale
   });
 }
 
-/** The dialect a production protocol object speaks (undefined for another protocol). */
-export function dialectOf(protocol: { readonly name: string }): DialectName | undefined {
-  const match = /^production:(sdk-2\.8\.(?:33|37|44))$/.exec(protocol.name);
-  return match ? (match[1] as DialectName) : undefined;
-}

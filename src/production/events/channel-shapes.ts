@@ -1,5 +1,6 @@
 import type { ApiChannelDescription, EventUser } from '../core.js';
 import type { ChannelDescription, UserProfileRedis } from '../schema/sdk-2.8.37_pb.js';
+import { fields } from './fields.js';
 import { idList, idText } from './ids.js';
 
 /**
@@ -9,7 +10,7 @@ import { idList, idText } from './ids.js';
  */
 
 export function eventUser(profile: UserProfileRedis | undefined): EventUser {
-  return { user_id: idText(profile?.userId ?? ''), username: profile?.username ?? '', avatar: profile?.avatar ?? '', display_name: profile?.displayName ?? '' };
+  return { user_id: '', username: '', avatar: '', display_name: '', ...(profile ? (fields(profile, 'user_id* username avatar display_name') as unknown as EventUser) : {}) };
 }
 
 export function channelDescription(desc: ChannelDescription | undefined): ApiChannelDescription {

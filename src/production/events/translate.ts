@@ -1,7 +1,8 @@
-import { isEventName, type ChannelMessage, type ChannelMessageContent, type ChannelStreamMode, type EventPayloadMap, type Events, type TypeMessage } from '../core.js';
+import { isEventName, type ChannelMessage, type ChannelMessageContent, type EventPayloadMap, type Events } from '../core.js';
 import type * as B from '../schema/sdk-2.8.37_pb.js';
 import { channelDescription, eventUser } from './channel-shapes.js';
-import { idList, idText } from './ids.js';
+import { fields } from './fields.js';
+import { idText } from './ids.js';
 import { attachmentsOf, mentionsOf, reactionsOf, referencesOf } from './parts.js';
 
 /**
@@ -67,22 +68,8 @@ export function isPushCase(name: string | undefined): name is PushCase {
   return name !== undefined && isEventName(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) && !name.includes('_');
 }
 
-/**
- * The fields `spec` names (snake_case, space-separated) copied from a
- * message (camelCase): `name*` is an id, read as text with "0" as "";
- * `name+` a list of ids. Everything else is copied as it is.
- */
-function fields(m: object, spec: string): Record<string, unknown> {
-  const source = m as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const entry of spec.split(' ')) {
-    const kind = entry.at(-1);
-    const key = kind === '*' || kind === '+' ? entry.slice(0, -1) : entry;
-    const value = source[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
-    out[key] = kind === '*' ? idText(value as string) : kind === '+' ? idList(value as string[]) : Array.isArray(value) ? [...(value as unknown[])] : value;
-  }
-  return out;
-}
+/** A payload built by `fields`, typed as the event's (test/production/events.test.ts checks every one). */
+const as = <T>(value: unknown): T => value as T;
 
 /** The content of a message: its JSON text parsed; text that is not a JSON object is kept as the message's text. */
 export function contentOf(text: string): ChannelMessageContent {
@@ -99,68 +86,37 @@ export function contentOf(text: string): ChannelMessageContent {
 /** A `channel_message` (case 6), or why it cannot be used. */
 export function channelMessage(m: B.ChannelMessage, problems: string[]): ChannelMessage | string {
   const messageId = idText(m.messageId);
-  const channelId = idText(m.channelId);
   if (messageId === '') return 'a channel_message without message_id';
-  if (channelId === '') return 'a channel_message without channel_id';
-  return {
+  if (idText(m.channelId) === '') return 'a channel_message without channel_id';
+  return as<ChannelMessage>({
     id: messageId,
-    message_id: messageId,
-    channel_id: channelId,
-    clan_id: m.clanId,
-    channel_label: m.channelLabel,
-    mode: m.mode as ChannelStreamMode,
-    code: m.code as TypeMessage,
-    sender_id: idText(m.senderId),
-    username: m.username,
-    display_name: m.displayName,
-    clan_nick: m.clanNick,
-    clan_avatar: m.clanAvatar,
-    avatar: m.avatar,
+    ...fields(m, 'message_id* channel_id* clan_id channel_label mode code sender_id* username display_name clan_nick clan_avatar avatar is_public create_time_seconds update_time_seconds topic_id* category_name'),
     content: contentOf(m.content),
     mentions: mentionsOf(m.mentions, problems),
     attachments: attachmentsOf(m.attachments, problems),
     reactions: reactionsOf(m.reactions, problems),
     references: referencesOf(m.references, problems),
-    is_public: m.isPublic,
-    create_time_seconds: m.createTimeSeconds,
-    update_time_seconds: m.updateTimeSeconds,
-    topic_id: idText(m.topicId),
-    category_name: m.categoryName,
-  };
+  });
 }
 
 /** The message a user was composing when they picked a quick-menu entry (production sends it as a write). */
 function composed(send: B.ChannelMessageSend | undefined, senderId: string): ChannelMessage {
-  return {
-    id: '',
-    message_id: '',
-    channel_id: idText(send?.channelId ?? ''),
-    clan_id: send?.clanId ?? '',
-    channel_label: '',
-    mode: (send?.mode ?? 0) as ChannelStreamMode,
-    code: (send?.code ?? 0) as TypeMessage,
+  const none = { id: '', message_id: '', channel_label: '', username: '', display_name: '', clan_nick: '', clan_avatar: '', create_time_seconds: 0, update_time_seconds: 0, category_name: '' };
+  const empty = { clan_id: '', channel_id: '', mode: 0, code: 0, avatar: '', is_public: false, topic_id: '' };
+  return as<ChannelMessage>({
+    ...none,
+    ...(send ? fields(send, 'clan_id channel_id* mode code avatar is_public topic_id*') : empty),
     sender_id: senderId,
-    username: '',
-    display_name: '',
-    clan_nick: '',
-    clan_avatar: '',
-    avatar: send?.avatar ?? '',
     content: contentOf(send?.content ?? ''),
     mentions: [],
     attachments: [],
     reactions: [],
     references: [],
-    is_public: send?.isPublic ?? false,
-    create_time_seconds: 0,
-    update_time_seconds: 0,
-    topic_id: idText(send?.topicId ?? ''),
-    category_name: '',
-  };
+  });
 }
 
 type Translators = { [C in PushCase]: (m: PushMessages[C], ctx: TranslateContext, problems: string[]) => EventPayloadMap[EventOfCase<C>] | string };
 type Loose = (m: never) => unknown;
-const as = <T>(value: unknown): T => value as T;
 
 const TRANSLATORS: Translators = {
   channelMessage: (m, _ctx, problems) => channelMessage(m, problems),

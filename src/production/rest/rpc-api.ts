@@ -52,14 +52,19 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     super(options);
   }
 
-  /** Calls one method; resolves with its decoded answer (camelCase), or an empty row for a method answering nothing. */
-  private async rpc(method: MethodName, request: Record<string, unknown>): Promise<Row> {
+  /** Calls one method (with the session's token unless `plain`); resolves with its decoded answer (camelCase), or an empty row. */
+  private async rpc(method: MethodName, request: Record<string, unknown>, plain = false): Promise<Row> {
     const spec = (RPC_METHODS[this.dialect] as Record<string, RpcMethod>)[method]!;
     const body = encodeMessage(spec.request, request as never, `${method} request`);
     if (body instanceof ValidationError) throw body;
-    const route = `POST /mezon.api.Mezon/${method}`;
-    const answer = await this.authed<unknown>({ method: 'POST', route, path: `/mezon.api.Mezon/${method}`, body, idempotent: method.startsWith('List') }, PROTO);
-    return this.read(route, spec.answer, answer);
+    const path = `/mezon.api.Mezon/${method}`;
+    const call = { method: 'POST' as const, route: `POST ${path}`, path, body, idempotent: method.startsWith('List') || plain };
+    const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl) : this.authed<unknown>(call, PROTO));
+    return this.read(call.route, method === 'SessionRefresh' ? this.sessionSchema : spec.answer, answer);
+  }
+
+  private get sessionSchema(): DescMessage {
+    return this.dialect === 'sdk-2.8.44' ? SessionC : SessionB;
   }
 
   private read(route: string, schema: DescMessage | undefined, answer: unknown): Row {
@@ -74,9 +79,6 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     throw new ProtocolError(`${route} answered with neither protobuf nor JSON`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
   }
 
-  private session(route: string, answer: unknown): ApiSession {
-    return sessionAnswer(this.read(route, this.dialect === 'sdk-2.8.44' ? SessionC : SessionB, answer)) as unknown as ApiSession;
-  }
 
   async authenticate(apiKey: string, appId?: string): Promise<ApiSession> {
     const route = 'POST /v2/apps/authenticate/token';
@@ -85,16 +87,11 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
       { method: 'POST', route, path: '/v2/apps/authenticate/token', body: { account }, idempotent: true },
       { authorization: `Basic ${btoa(`${apiKey}:`)}`, 'content-type': 'application/json', accept: 'application/x-protobuf' },
     );
-    return this.session(route, answer);
+    return sessionAnswer(this.read(route, this.sessionSchema, answer)) as unknown as ApiSession;
   }
 
   async refreshSession(refreshToken: string): Promise<ApiSession> {
-    const route = 'POST /mezon.api.Mezon/SessionRefresh';
-    const spec = (RPC_METHODS[this.dialect] as Record<string, RpcMethod>).SessionRefresh!;
-    const body = encodeMessage(spec.request, { token: refreshToken } as never, 'SessionRefresh request');
-    if (body instanceof ValidationError) throw body;
-    const answer = await this.plain<unknown>({ method: 'POST', route, path: '/mezon.api.Mezon/SessionRefresh', body, idempotent: true }, PROTO, this.baseUrl);
-    return this.session(route, answer);
+    return sessionAnswer(await this.rpc('SessionRefresh', { token: refreshToken }, true)) as unknown as ApiSession;
   }
 
   async logout(): Promise<ApiOk> {

@@ -47,68 +47,44 @@ export interface RequestStyle {
   readonly singleReceiverEphemerals: boolean;
 }
 
-const mention = (m: ApiMessageMention) => ({ userId: m.user_id ?? '', username: m.username ?? '', roleId: m.role_id ?? '', s: m.s ?? 0, e: m.e ?? 0 });
+/**
+ * The fields `keys` names (snake_case, space-separated) of a clanstream
+ * payload under the schema's camelCase names. What is absent stays absent:
+ * the schema's default (`""`, 0, false, an int64 0) is what production reads
+ * as "none".
+ */
+function wire(source: object, keys: string): Record<string, unknown> {
+  const from = source as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of keys.split(' ')) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = from[key];
+  return out;
+}
 
-const attachment = (style: RequestStyle) => (a: ApiMessageAttachment) => ({
-  filename: a.filename ?? '',
-  // An int64 in sdk-2.8.33, an int32 later.
-  size: style.dialect === 'sdk-2.8.33' ? BigInt(Math.trunc(a.size ?? 0)) : Math.trunc(a.size ?? 0),
-  url: a.url,
-  filetype: a.filetype,
-  width: a.width ?? 0,
-  height: a.height ?? 0,
-});
-
-const reference = (r: ApiMessageRef) => ({
-  messageRefId: r.message_ref_id,
-  refType: r.ref_type ?? 0,
-  messageSenderId: r.message_sender_id ?? '',
-  messageSenderUsername: r.message_sender_username ?? '',
-  // Spelled so in production.
-  mesagesSenderAvatar: r.message_sender_avatar ?? '',
-  messageSenderClanNick: r.message_sender_clan_nick ?? '',
-  messageSenderDisplayName: r.message_sender_display_name ?? '',
-  content: r.content ?? '',
-  hasAttachment: r.has_attachment ?? false,
-});
+const mention = (m: ApiMessageMention) => wire(m, 'user_id username role_id s e');
+const attachment = (a: ApiMessageAttachment) => ({ ...wire(a, 'filename url filetype width height'), size: a.size === undefined ? undefined : Math.trunc(a.size) });
+// `mesages_sender_avatar`: spelled so in production.
+const reference = (r: ApiMessageRef) => ({ ...wire(r, 'message_ref_id ref_type message_sender_id message_sender_username message_sender_clan_nick message_sender_display_name content has_attachment'), mesagesSenderAvatar: r.message_sender_avatar });
+const WRITE = 'clan_id channel_id mode is_public topic_id';
+const content = (p: { content: unknown }) => JSON.stringify(p.content);
 
 /** A message write (`ChannelMessageSend`), content as JSON text. */
-function send(style: RequestStyle, p: ChannelMessageSendRequest, code: TypeMessage, id = ''): Record<string, unknown> {
+function send(p: ChannelMessageSendRequest, code: TypeMessage, id?: string): Record<string, unknown> {
   return {
-    clanId: p.clan_id,
-    channelId: p.channel_id,
-    content: JSON.stringify(p.content),
-    mentions: (p.mentions ?? []).map(mention),
-    attachments: (p.attachments ?? []).map(attachment(style)),
-    references: (p.references ?? []).map(reference),
-    mode: p.mode ?? 0,
-    anonymousMessage: p.anonymous_message ?? false,
-    mentionEveryone: p.mention_everyone ?? false,
-    isPublic: p.is_public ?? false,
+    ...wire(p, `${WRITE} anonymous_message mention_everyone`),
+    content: content(p),
+    mentions: p.mentions?.map(mention),
+    attachments: p.attachments?.map(attachment),
+    references: p.references?.map(reference),
     code,
-    topicId: p.topic_id ?? '',
     id,
   };
 }
 
-function update(style: RequestStyle, p: ChannelMessageUpdateRequest): Record<string, unknown> {
-  return {
-    clanId: p.clan_id,
-    channelId: p.channel_id,
-    messageId: p.message_id,
-    content: JSON.stringify(p.content),
-    mentions: (p.mentions ?? []).map(mention),
-    attachments: (p.attachments ?? []).map(attachment(style)),
-    mode: p.mode ?? 0,
-    isPublic: p.is_public ?? false,
-    topicId: p.topic_id ?? '',
-    isUpdateMsgTopic: (p.topic_id ?? '') !== '',
-  };
+function update(p: ChannelMessageUpdateRequest): Record<string, unknown> {
+  return { ...wire(p, `${WRITE} message_id`), content: content(p), mentions: p.mentions?.map(mention), attachments: p.attachments?.map(attachment), isUpdateMsgTopic: !!p.topic_id };
 }
 
-function remove(p: ChannelMessageRemoveRequest): Record<string, unknown> {
-  return { clanId: p.clan_id, channelId: p.channel_id, messageId: p.message_id, mode: p.mode ?? 0, isPublic: p.is_public ?? false, topicId: p.topic_id ?? '' };
-}
+const remove = (p: ChannelMessageRemoveRequest) => wire(p, `${WRITE} message_id`);
 
 const one = (c: string, value: Record<string, unknown>): OpFrames => ({ kind: 'envelopes', cases: [{ case: c, value }] });
 
@@ -133,15 +109,15 @@ export function opFrames(style: RequestStyle, op: string, payload: unknown, prot
     case 'channel_join':
     case 'channel_leave': {
       const p = payload as ChannelJoinRequest & { channel_type?: number; is_public?: boolean };
-      return one(op === 'channel_join' ? 'channelJoin' : 'channelLeave', { clanId: p.clan_id ?? '', channelId: p.channel_id, channelType: p.channel_type ?? 0, isPublic: p.is_public ?? false });
+      return one(op === 'channel_join' ? 'channelJoin' : 'channelLeave', wire(p, 'clan_id channel_id channel_type is_public'));
     }
     case 'channel_message_send': {
       const p = payload as ChannelMessageSendRequest;
-      return one('channelMessageSend', send(style, p, p.code ?? TypeMessage.Chat));
+      return one('channelMessageSend', send(p, p.code ?? TypeMessage.Chat));
     }
     case 'channel_message_update': {
       const p = payload as ChannelMessageUpdateRequest;
-      return style.editsAsRpc ? { kind: 'rpc', call: { method: 'UpdateChannelMessage', request: update(style, p) } } : one('channelMessageUpdate', update(style, p));
+      return style.editsAsRpc ? { kind: 'rpc', call: { method: 'UpdateChannelMessage', request: update(p) } } : one('channelMessageUpdate', update(p));
     }
     case 'channel_message_remove': {
       const p = payload as ChannelMessageRemoveRequest;
@@ -149,33 +125,21 @@ export function opFrames(style: RequestStyle, op: string, payload: unknown, prot
     }
     case 'message_reaction': {
       const p = payload as MessageReactionRequest;
-      return one('messageReactionEvent', {
-        emojiId: p.emoji_id,
-        emoji: p.emoji,
-        // true removes, as in production.
-        action: p.action_delete ?? false,
-        count: p.count ?? 1,
-        channelId: p.channel_id,
-        messageId: p.message_id,
-        clanId: p.clan_id,
-        mode: p.mode ?? 0,
-        messageSenderId: p.message_sender_id ?? '',
-        isPublic: p.is_public ?? false,
-        topicId: p.topic_id ?? '',
-      });
+      // `action` true removes, as in production.
+      return one('messageReactionEvent', { ...wire(p, `${WRITE} message_id emoji_id emoji message_sender_id`), action: p.action_delete, count: p.count ?? 1 });
     }
     case 'ephemeral_message_send': {
       const p = payload as EphemeralMessageSendRequest;
       const references = p.reference_message_id ? [...(p.references ?? []), { message_ref_id: p.reference_message_id }] : p.references;
-      return ephemeral(style, send(style, { ...p, ...(references ? { references } : {}) }, TypeMessage.Ephemeral), p.receiver_ids);
+      return ephemeral(style, send({ ...p, ...(references ? { references } : {}) }, TypeMessage.Ephemeral), p.receiver_ids);
     }
     case 'ephemeral_message_update': {
       const p = payload as EphemeralMessageUpdateRequest;
-      return ephemeral(style, send(style, p, TypeMessage.UpdateEphemeralMsg, p.message_id), p.receiver_ids);
+      return ephemeral(style, send(p, TypeMessage.UpdateEphemeralMsg, p.message_id), p.receiver_ids);
     }
     case 'ephemeral_message_remove': {
       const p = payload as EphemeralMessageRemoveRequest;
-      return ephemeral(style, send(style, { ...p, content: {} }, TypeMessage.DeleteEphemeralMsg, p.message_id), p.receiver_ids);
+      return ephemeral(style, send({ ...p, content: {} }, TypeMessage.DeleteEphemeralMsg, p.message_id), p.receiver_ids);
     }
     case 'clan_leave':
       throw new UnsupportedError(op, protocolName, 'production has no way to leave a clan over the socket; the client forgets it locally');
