@@ -15,6 +15,8 @@ const core = resolve(production, 'core.ts');
 const schemas = resolve(production, 'schema');
 const leanCodegen = resolve(production, 'wire', 'codegen-lean.ts');
 const embeddedFile = resolve(production, 'wire', 'embedded-file.ts');
+const envelopeCodec = resolve(production, 'wire', 'envelope-codec.ts');
+const leanProtobuf = resolve(production, 'wire', 'protobuf-lean.ts');
 
 /** The path of a relative import in TypeScript source (`./x.js` names `./x.ts`). */
 const sourceOf = (path, from) => resolve(from, path).replace(/\.js$/, '.ts');
@@ -26,6 +28,8 @@ export function coreAsBrowserBundle() {
       // The generated schemas build their descriptors without protobuf-es's descriptor.proto schema
       // (src/production/wire/embedded-file.ts); so does protobuf-es's own wrappers.proto, which they import.
       build.onResolve({ filter: /^@bufbuild\/protobuf\/codegenv2$/ }, (args) => (args.importer.startsWith(schemas + sep) ? { path: leanCodegen } : undefined));
+      // …and write frames with a toBinary of a few lines (src/production/wire/lean-to-binary.ts).
+      build.onResolve({ filter: /^@bufbuild\/protobuf$/ }, (args) => (args.importer === envelopeCodec ? { path: leanProtobuf } : undefined));
       build.onResolve({ filter: /codegenv2\/file\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/].*[\\/]wkt[\\/]/.test(args.importer) ? { path: embeddedFile } : undefined));
       // Their descriptors travel as strings of code points 0-255 instead of base64: a quarter less once gzipped.
       build.onLoad({ filter: /([\\/]src[\\/]production[\\/]schema[\\/][^\\/]+_pb\.ts|[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]wkt[\\/]google[\\/]protobuf[\\/]wrappers_pb\.js)$/ }, async (args) => {

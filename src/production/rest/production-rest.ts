@@ -33,6 +33,9 @@ export interface ProductionRestOptions extends PlatformApiOptions {
  * session's bearer token with one renewal on a 401, pacing, and the calls
  * production has no route for.
  */
+/** Why the member list and history are not called. */
+const USER_CLIENT_ROUTE = "it is a route of the platform's user client, which a bot is not known to be allowed";
+
 export abstract class ProductionRest {
   protected readonly requester: HttpRequester;
   private readonly pacing: RestPacing | undefined;
@@ -109,27 +112,27 @@ export abstract class ProductionRest {
 
   // ---- what production has no route for a bot to call (the capability guard keeps the client from asking) ----
 
-  getClan(_clanId: string): Promise<ApiClanDesc> {
-    return this.unsupported('getClan', 'production cannot look a clan up by id; it is found in the clan list');
+  getClan(): Promise<ApiClanDesc> {
+    return this.unsupported('getClan', 'no lookup by id; the clan list has it');
   }
 
-  listClanMembers(_clanId: string): Promise<ApiClanMemberList> {
-    return this.unsupported('listClanMembers', "production's member list is a route of the platform's user client, which a bot token is not known to be allowed");
+  listClanMembers(): Promise<ApiClanMemberList> {
+    return this.unsupported('listClanMembers', USER_CLIENT_ROUTE);
   }
 
-  getClanMember(_clanId: string, _userId: string): Promise<ApiClanMember> {
-    return this.unsupported('getClanMember', 'production cannot look a clan member up by id');
+  getClanMember(): Promise<ApiClanMember> {
+    return this.unsupported('getClanMember', USER_CLIENT_ROUTE);
   }
 
-  listMessages(_channelId: string): Promise<ApiChannelMessageList> {
-    return this.unsupported('listMessages', "production's history is a route of the platform's user client, which a bot token is not known to be allowed");
+  listMessages(): Promise<ApiChannelMessageList> {
+    return this.unsupported('listMessages', USER_CLIENT_ROUTE);
   }
 
-  getMessage(_channelId: string, _messageId: string): Promise<ChannelMessage> {
-    return this.unsupported('getMessage', 'production cannot look a message up by id; messages seen in events are in the caches and the message store');
+  getMessage(): Promise<ChannelMessage> {
+    return this.unsupported('getMessage', 'no lookup by id; messages seen are in the caches and the message store');
   }
 
-  getUser(_userId: string): Promise<ApiUser> {
-    return this.unsupported('getUser', 'production cannot look a user up by id (its SDK opens a DM to find one, which clanstream never does); users seen in events and DMs are in the caches');
+  getUser(): Promise<ApiUser> {
+    return this.unsupported('getUser', 'no lookup by id (never by opening a DM, as its SDK does); users seen are in the caches');
   }
 }
