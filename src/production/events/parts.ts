@@ -2,6 +2,7 @@ import { fromBinary, type DescMessage, type MessageShape } from '@bufbuild/proto
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageReaction, ApiMessageRef } from '../core.js';
 import { MessageAttachmentSchema, MessageMentionSchema, MessageReactionSchema, MessageRefSchema } from '../schema/sdk-2.8.37_pb.js';
+import { field, picked } from './fields.js';
 import { idText } from './ids.js';
 
 /**
@@ -68,69 +69,20 @@ function listItems<M extends DescMessage>(bytes: Uint8Array, schema: M): Array<M
   }
 }
 
-/** Reads a row whose keys may be snake_case (JSON) or camelCase (a decoded protobuf item). */
-function field(row: Row, snake: string): unknown {
-  if (snake in row) return row[snake];
-  return row[snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
-}
-
 export function mentionsOf(part: string | Uint8Array, problems: string[]): ApiMessageMention[] {
-  return rows(part, MessageMentionSchema, 'mentions', problems).map((row) => {
-    const userId = text(field(row, 'user_id'));
-    const roleId = text(field(row, 'role_id'));
-    const username = text(field(row, 'username'));
-    const s = count(field(row, 's'));
-    const e = count(field(row, 'e'));
-    return {
-      ...(userId && idText(userId) ? { user_id: userId } : {}),
-      ...(roleId && idText(roleId) ? { role_id: roleId } : {}),
-      ...(username ? { username } : {}),
-      ...(s !== undefined ? { s } : field(row, 's') === 0 ? { s: 0 } : {}),
-      ...(e !== undefined ? { e } : {}),
-    };
-  });
+  return rows(part, MessageMentionSchema, 'mentions', problems).map((row) => picked(row, 'user_id role_id username s# e'));
 }
 
 export function attachmentsOf(part: string | Uint8Array, problems: string[]): ApiMessageAttachment[] {
-  return rows(part, MessageAttachmentSchema, 'attachments', problems).map((row) => {
-    const filename = text(field(row, 'filename'));
-    const size = count(field(row, 'size'));
-    const width = count(field(row, 'width'));
-    const height = count(field(row, 'height'));
-    return {
-      url: text(field(row, 'url')) ?? '',
-      filetype: text(field(row, 'filetype')) ?? '',
-      ...(filename ? { filename } : {}),
-      ...(size !== undefined ? { size } : {}),
-      ...(width !== undefined ? { width } : {}),
-      ...(height !== undefined ? { height } : {}),
-    };
-  });
+  return rows(part, MessageAttachmentSchema, 'attachments', problems).map((row) => picked(row, 'url! filetype! filename size width height') as unknown as ApiMessageAttachment);
 }
 
 export function referencesOf(part: string | Uint8Array, problems: string[]): ApiMessageRef[] {
   return rows(part, MessageRefSchema, 'references', problems).map((row) => {
-    const optional = (key: keyof ApiMessageRef, ...names: string[]) => {
-      for (const name of names) {
-        const value = text(field(row, name));
-        if (value !== undefined && idText(value) !== '') return { [key]: value };
-      }
-      return {};
-    };
-    const refType = field(row, 'ref_type');
-    return {
-      message_ref_id: idText(text(field(row, 'message_ref_id')) ?? ''),
-      ...(typeof refType === 'number' && Number.isFinite(refType) ? { ref_type: refType } : {}),
-      ...optional('message_sender_id', 'message_sender_id'),
-      ...optional('message_sender_username', 'message_sender_username'),
-      ...optional('message_sender_display_name', 'message_sender_display_name'),
-      ...optional('message_sender_clan_nick', 'message_sender_clan_nick'),
-      // Production spells it "mesages"; clanstream's own JSON does not.
-      ...optional('message_sender_avatar', 'message_sender_avatar', 'mesages_sender_avatar'),
-      ...optional('content', 'content'),
-      ...(field(row, 'has_attachment') === true ? { has_attachment: true } : {}),
-      ...optional('channel_id', 'channel_id'),
-    };
+    const ref = picked(row, 'message_ref_id! ref_type# message_sender_id message_sender_username message_sender_display_name message_sender_clan_nick message_sender_avatar content has_attachment channel_id');
+    // Production spells it "mesages"; clanstream's own JSON does not.
+    const avatar = text(field(row, 'mesages_sender_avatar'));
+    return (avatar && !ref.message_sender_avatar ? { ...ref, message_sender_avatar: avatar } : ref) as unknown as ApiMessageRef;
   });
 }
 

@@ -1,4 +1,5 @@
 import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
+import { picked } from '../events/fields.js';
 import { idList, idText } from '../events/ids.js';
 
 /**
@@ -46,36 +47,25 @@ export function rowOf(answer: unknown, route: string): Row {
 }
 
 export function clanOf(row: Row): ApiClanDesc {
-  const logo = text(row, 'logo');
-  const banner = text(row, 'banner');
-  return { clan_id: id(row, 'clan_id'), clan_name: text(row, 'clan_name'), welcome_channel_id: id(row, 'welcome_channel_id'), creator_id: id(row, 'creator_id'), ...(logo ? { logo } : {}), ...(banner ? { banner } : {}) };
+  return { clan_id: id(row, 'clan_id'), clan_name: text(row, 'clan_name'), welcome_channel_id: id(row, 'welcome_channel_id'), creator_id: id(row, 'creator_id'), ...picked(row, 'logo banner') };
 }
 
 export function channelOf(row: Row): ApiChannelDescription {
-  const out: ApiChannelDescription = { channel_id: id(row, 'channel_id'), clan_id: text(row, 'clan_id'), type: num(row, 'type'), channel_private: num(row, 'channel_private') };
-  for (const key of ['channel_label', 'category_name', 'meeting_code', 'topic'] as const) {
-    const value = text(row, key);
-    if (value !== '') out[key] = value;
-  }
-  for (const key of ['category_id', 'parent_id', 'creator_id'] as const) {
-    const value = id(row, key);
-    if (value !== '') out[key] = value;
-  }
-  for (const key of ['create_time_seconds', 'update_time_seconds', 'status', 'active'] as const) {
-    if (get(row, key) !== undefined) out[key] = num(row, key);
-  }
   const users = ids(row, 'user_ids');
-  if (users.length > 0) out.user_ids = users;
-  const appUrl = text(row, 'app_url');
-  if (appUrl) out.app_url = appUrl;
-  return out;
+  return {
+    channel_id: id(row, 'channel_id'),
+    clan_id: text(row, 'clan_id'),
+    type: num(row, 'type'),
+    channel_private: num(row, 'channel_private'),
+    ...picked(row, 'channel_label category_name meeting_code topic category_id parent_id creator_id create_time_seconds update_time_seconds app_url'),
+    ...(get(row, 'status') !== undefined ? { status: num(row, 'status') } : {}),
+    ...(get(row, 'active') !== undefined ? { active: num(row, 'active') } : {}),
+    ...(users.length > 0 ? { user_ids: users } : {}),
+  };
 }
 
 export function userOf(row: Row): ApiUser {
-  const displayName = text(row, 'display_name');
-  const avatar = text(row, 'avatar_url');
-  const created = num(row, 'create_time_seconds');
-  return { id: id(row, 'id') || id(row, 'user_id'), username: text(row, 'username'), ...(displayName ? { display_name: displayName } : {}), ...(avatar ? { avatar_url: avatar } : {}), ...(created ? { create_time_seconds: created } : {}) };
+  return { id: id(row, 'id') || id(row, 'user_id'), username: text(row, 'username'), ...picked(row, 'display_name avatar_url create_time_seconds') };
 }
 
 /** Friend states as production numbers them. */
@@ -113,40 +103,17 @@ export function voiceUsersOf(rows: readonly Row[]): ApiVoiceChannelUser[] {
 }
 
 export function roleOf(row: Row, clanId: string): ApiRole {
-  const users = get(row, 'role_user_list');
-  const permissions = get(row, 'permission_list');
-  const listed = (holder: unknown, key: string): string[] => (isRow(holder) ? rowsOf(holder, key, 'a role').map((r) => id(r, 'id')).filter((x) => x !== '') : []);
-  const optional = <K extends 'color' | 'role_icon' | 'description' | 'creator_id'>(key: K) => {
-    const value = key === 'creator_id' ? id(row, key) : text(row, key);
-    return value !== '' ? { [key]: value } : {};
-  };
+  const listed = (holder: unknown, key: string): string[] => (holder && typeof holder === 'object' ? rowsOf(holder, key, 'a role').map((r) => id(r, 'id')).filter((x) => x !== '') : []);
   return {
     id: id(row, 'id'),
     clan_id: text(row, 'clan_id') || clanId,
     title: text(row, 'title'),
-    ...optional('color'),
-    ...optional('role_icon'),
-    ...optional('description'),
-    ...optional('creator_id'),
-    active: num(row, 'active'),
-    display_online: num(row, 'display_online'),
-    allow_mention: num(row, 'allow_mention'),
-    user_ids: Array.isArray(get(row, 'user_ids')) ? ids(row, 'user_ids') : listed(users, 'role_users'),
-    permission_ids: Array.isArray(get(row, 'permission_ids')) ? ids(row, 'permission_ids') : listed(permissions, 'permissions'),
+    ...picked(row, 'color role_icon description creator_id active# display_online# allow_mention#'),
+    user_ids: Array.isArray(get(row, 'user_ids')) ? ids(row, 'user_ids') : listed(get(row, 'role_user_list'), 'role_users'),
+    permission_ids: Array.isArray(get(row, 'permission_ids')) ? ids(row, 'permission_ids') : listed(get(row, 'permission_list'), 'permissions'),
   };
 }
 
 export function quickMenuOf(row: Row): ApiQuickMenuAccess {
-  const action = text(row, 'action_msg');
-  const background = text(row, 'background');
-  const clanId = text(row, 'clan_id');
-  return {
-    id: text(row, 'id'),
-    bot_id: text(row, 'bot_id'),
-    channel_id: text(row, 'channel_id'),
-    menu_name: text(row, 'menu_name'),
-    ...(clanId ? { clan_id: clanId } : {}),
-    ...(action ? { action_msg: action } : {}),
-    ...(background ? { background } : {}),
-  };
+  return { ...(picked(row, 'id! bot_id! channel_id! menu_name! clan_id action_msg background') as unknown as ApiQuickMenuAccess) };
 }
