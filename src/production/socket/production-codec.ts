@@ -110,14 +110,19 @@ export class ProductionCodec implements SocketCodec {
   private unmatched(error: ProtocolError): ProductionFrame | undefined {
     const missing = ENTRY_OF_DIALECTS.filter(([name]) => !this.options.known.some((d) => d.name === name));
     if (missing.length === 0) return error;
-    if (this.foreign) {
-      this.ignored('a further frame of no known dialect after the dialect mismatch');
-      return undefined;
-    }
-    this.foreign = true;
     const known = this.options.known.map((d) => d.name).join(' or ');
     const hint = missing.map(([name, entry]) => `if the server speaks ${name}, use ${entry}`).join('; ');
-    return { kind: 'fatal', error: new ProtocolError(`the server's frames are not ${known} frames (${hint})`, error.excerpt) };
+    return this.mismatch(new ProtocolError(`the server's frames are not ${known} frames (${hint})`, error.excerpt));
+  }
+
+  /** The server speaks another dialect: fatal once; the socket's later frames are debug records. */
+  private mismatch(error: ProtocolError): FatalFrame | undefined {
+    if (!this.foreign) {
+      this.foreign = true;
+      return { kind: 'fatal', error };
+    }
+    this.ignored('a frame after the dialect mismatch');
+    return undefined;
   }
 
   // ---------------- writing ----------------
@@ -137,18 +142,11 @@ export class ProductionCodec implements SocketCodec {
       taken.push(wire!);
       return wire!;
     };
-    if (frames.kind === 'rpc') {
-      const wire = take();
-      const bytes = encodeApiRequest(wire, frames.call.method, frames.call.request as never);
+    const encoders = frames.kind === 'rpc' ? [(wire: number) => encodeApiRequest(wire, frames.call.method, frames.call.request as never)] : frames.cases.map((c) => (wire: number) => this.envelope(wire, c));
+    for (const encode of encoders) {
+      const bytes = encode(take());
       if (bytes instanceof ValidationError) fail(bytes);
       out.push(bytes as Uint8Array);
-    } else {
-      for (const c of frames.cases) {
-        const wire = take();
-        const bytes = this.envelope(wire, c);
-        if (bytes instanceof ValidationError) fail(bytes);
-        out.push(bytes as Uint8Array);
-      }
     }
     waiting.wire.push(...taken);
     waiting.outstanding += taken.length;
@@ -166,12 +164,7 @@ export class ProductionCodec implements SocketCodec {
   private step(step: InboundFrame<DescMessage>): ProductionFrame | ProtocolError | undefined {
     switch (step.kind) {
       case 'foreign':
-        if (this.foreign) {
-          this.ignored(`a further ${step.dialects.join(' or ')} frame after the dialect mismatch`);
-          return undefined;
-        }
-        this.foreign = true;
-        return { kind: 'fatal', error: step.error };
+        return this.mismatch(step.error);
       case 'invalid':
         return step.unmatched ? this.unmatched(step.error) : step.error;
       case 'api_chunk':

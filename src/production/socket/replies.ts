@@ -7,7 +7,7 @@ import {
   type MessageReactionAck,
   type MessageWriteBase,
 } from '../core.js';
-import { idText } from '../events/ids.js';
+import { picked } from '../events/fields.js';
 
 /**
  * Production answers → the reply payloads clanstream's requests expect
@@ -36,8 +36,9 @@ export function writeAck(request: MessageWriteBase & { message_id?: string }, va
   const v = value ?? {};
   const persistent = v.persistent;
   return {
-    message_id: idText(str(v.messageId)) || (request.message_id ?? ''),
-    channel_id: idText(str(v.channelId)) || request.channel_id,
+    message_id: request.message_id ?? '',
+    channel_id: request.channel_id,
+    ...(picked(v, 'message_id channel_id') as { message_id?: string }),
     clan_id: request.clan_id,
     mode: (request.mode ?? num(v.mode)) as ChannelStreamMode,
     code: (typeof v.code === 'number' ? v.code : code) as TypeMessage,
@@ -86,15 +87,9 @@ export function replyOf(op: string, payload: unknown, answer: Answer): Reply {
     case 'channel_leave':
       return { op: 'channel_left', payload: { channel_id: str(p.channel_id), ...(typeof p.clan_id === 'string' ? { clan_id: p.clan_id } : {}) } };
     case 'message_reaction': {
-      const ack: MessageReactionAck = {
-        message_id: idText(str(v.messageId)) || str(p.message_id),
-        channel_id: idText(str(v.channelId)) || str(p.channel_id),
-        emoji_id: idText(str(v.emojiId)) || str(p.emoji_id),
-        emoji: str(v.emoji) || str(p.emoji),
-        count: num(v.count),
-        action_delete: typeof v.action === 'boolean' ? v.action : p.action_delete === true,
-      };
-      return { op: 'message_reaction_ack', payload: ack };
+      // The echo's fields, else the request's.
+      const ack = { ...picked(p, 'message_id channel_id emoji_id emoji'), ...picked(v, 'message_id channel_id emoji_id emoji'), count: num(v.count), action_delete: typeof v.action === 'boolean' ? v.action : p.action_delete === true };
+      return { op: 'message_reaction_ack', payload: ack as MessageReactionAck };
     }
     default: {
       const code = WRITE_CODE[op];
@@ -105,12 +100,7 @@ export function replyOf(op: string, payload: unknown, answer: Answer): Reply {
 }
 
 /** Production's error codes (`Error.code`) and what clanstream calls them. */
-const ERROR_CODES: Readonly<Record<number, GatewayErrorCode>> = {
-  0: 'internal',
-  1: 'unknown_op',
-  2: 'bad_request',
-  3: 'bad_request',
-};
+const ERROR_CODES: readonly GatewayErrorCode[] = ['internal', 'unknown_op', 'bad_request', 'bad_request'];
 
 /** An HTTP-like status a server may put in the error's context, and its code. */
 const STATUS_CODES: Readonly<Record<string, GatewayErrorCode>> = {
