@@ -2,6 +2,8 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { Events, isEventName } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import { checkWait, type WaitRange } from '../util/wait-limits.js';
+import { isRecord } from '../validation/issues.js';
+import { checkEventPayload } from './event-payload.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
 
 /** Bounds on what a `hello` may ask of the client. */
@@ -20,32 +22,6 @@ export type ServerFrame =
   | { kind: 'unknown_event'; seq: number; type: string }
   /** An event whose payload cannot be used: its seq still counts (a resume would replay it forever otherwise). */
   | { kind: 'invalid_event'; seq: number; error: ProtocolError };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-
-/** Fills what a channel message may omit, so consumers can rely on the declared shape. */
-function normaliseMessage(data: Record<string, unknown>): string | undefined {
-  if (typeof data.message_id !== 'string' && typeof data.id === 'string') data.message_id = data.id;
-  if (typeof data.id !== 'string' && typeof data.message_id === 'string') data.id = data.message_id;
-  if (typeof data.message_id !== 'string') return 'channel_message without message_id';
-  if (typeof data.channel_id !== 'string') return 'channel_message without channel_id';
-  if (typeof data.content === 'string') {
-    // Some servers send content JSON-encoded.
-    try {
-      data.content = JSON.parse(data.content) as unknown;
-    } catch {
-      data.content = { t: data.content };
-    }
-  }
-  if (!isRecord(data.content)) data.content = {};
-  if (!Array.isArray(data.mentions)) data.mentions = [];
-  if (!Array.isArray(data.attachments)) data.attachments = [];
-  if (!Array.isArray(data.reactions)) data.reactions = [];
-  if (!Array.isArray(data.references)) data.references = [];
-  if (typeof data.code !== 'number') data.code = 0;
-  return undefined;
-}
 
 /** An op name as it may appear in a message: a hostile server must not fill logs through it. */
 const shown = (op: string): string => (op.length > 64 ? `${op.slice(0, 64)}…` : op);
@@ -79,12 +55,9 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
   if (typeof frame.seq === 'number') {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
     if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
-    if (!isRecord(payload)) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(`the payload of ${shown(op)} is not an object`, text) };
-    if (op === Events.ChannelMessage) {
-      const problem = normaliseMessage(payload);
-      if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
-    }
-    const event = { type: op, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
+    const problem = checkEventPayload(op, payload);
+    if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
+    const event = { type: op, seq: frame.seq, data: payload as EventPayloadMap[Events] } as ClanstreamEvent;
     return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };
   }
   const cid = typeof frame.cid === 'string' ? frame.cid : undefined;
