@@ -1,6 +1,6 @@
 import type { ServiceApi } from '../api/service-api.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
-import type { GatewayRequestOp } from '../gateway/protocol.js';
+import { GATEWAY_REQUEST_OPS, type GatewayRequestOp } from '../gateway/protocol.js';
 import { excerpt, fieldsOf } from './event-entry.js';
 
 /**
@@ -46,26 +46,15 @@ export function isRemoteApiMethod(name: string): name is RemoteApiMethod {
   return REMOTE_API.has(name);
 }
 
-/** The outbox actions a worker may ask for: the bot's actions, never the session's own ops (start, resume, refresh, ping). */
-export const REMOTE_OPS = [
-  'clan_join',
-  'clan_leave',
-  'channel_join',
-  'channel_leave',
-  'channel_message_send',
-  'channel_message_update',
-  'channel_message_remove',
-  'message_reaction',
-  'ephemeral_message_send',
-  'ephemeral_message_update',
-  'ephemeral_message_remove',
-] as const satisfies readonly GatewayRequestOp[];
+/** The ops of the session itself: the gateway's own connection sends them, never a worker. */
+const SESSION_OPS = new Set<GatewayRequestOp>(['ping', 'start', 'resume', 'token_refresh']);
 
-const REMOTE_OP_SET = new Set<string>(REMOTE_OPS);
+/** The outbox actions a worker may ask for: every request op of the protocol but the session's own. */
+const REMOTE_OPS = new Set<string>(GATEWAY_REQUEST_OPS.filter((op) => !SESSION_OPS.has(op)));
 
 /** Whether an outbox action may be asked for through the gateway. */
-export function isRemoteOp(name: string): name is (typeof REMOTE_OPS)[number] {
-  return REMOTE_OP_SET.has(name);
+export function isRemoteOp(name: string): name is GatewayRequestOp {
+  return REMOTE_OPS.has(name);
 }
 
 /** One command as the commands stream holds it. */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
+import { describe } from './streams.js';
 
 /**
  * The incarnation of a bot's data in Redis, as one role knows it: a random
@@ -58,4 +60,42 @@ export function dataLossError(botId: string, what: string): ConnectionError {
       'Events published before the loss that no worker had acknowledged are lost, and which ones cannot be known.',
     { fatal: false },
   );
+}
+
+/** What a role needs to recover from a Redis that lost something it relies on. */
+export interface LossRecoveryOptions {
+  readonly epoch: DataEpoch;
+  /** Creates again the streams and consumer groups this role needs; resolves true when one was missing. */
+  readonly recreate: () => Promise<boolean>;
+  /** The epoch changed, so Redis lost the bot's data: report it and resynchronise. */
+  readonly lost: () => Promise<void> | void;
+  readonly report: (error: ClanstreamError) => void;
+}
+
+/**
+ * Something a role needs is missing from Redis (a consumer group, the
+ * epoch): create it again; when the epoch changed, the data was lost and the
+ * role's `lost` step runs. One recovery at a time; a call during one joins it.
+ */
+export class LossRecovery {
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly options: LossRecoveryOptions) {}
+
+  /** Recovers; `trigger` says what noticed (for the report). Never rejects. */
+  run(trigger: string): Promise<void> {
+    this.running ??= this.attempt(trigger).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async attempt(trigger: string): Promise<void> {
+    try {
+      const lost = await this.options.epoch.refresh();
+      const created = await this.options.recreate();
+      if (lost) await this.options.lost();
+      else if (created) this.options.report(new ConnectionError(`a stream or consumer group of the bot was missing (${trigger}); it was created again`, { fatal: false }));
+    } catch (error) {
+      this.options.report(new ConnectionError(`creating again what Redis lost failed (tried again): ${describe(error)}`, { fatal: false, cause: error }));
+    }
+  }
 }

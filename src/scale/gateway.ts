@@ -13,7 +13,7 @@ import type { ResumePoint } from '../gateway/connection.js';
 import { redactingLogger, silentLogger, type Logger } from '../util/logger.js';
 import { SecretRedactor } from '../util/redact.js';
 import { CommandExecutor, type ExecutorStats, type SharedRateLimit } from './command-executor.js';
-import { DataEpoch, dataLossError } from './data-epoch.js';
+import { DataEpoch, dataLossError, LossRecovery } from './data-epoch.js';
 import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
 import { scaleKeys, type ScaleKeys } from './keys.js';
 import { EventPublisher, type PublisherStats, type SnapshotReason } from './publisher.js';
@@ -104,7 +104,7 @@ export class ScaleGateway {
   private subscriptions: Subscription[] = [];
   private leaseTimer: Subscription | undefined;
   private transition: Promise<void> = Promise.resolve();
-  private recovering: Promise<void> | undefined;
+  private readonly recovery: LossRecovery;
   private snapshots = 0;
   private takeovers = 0;
   private sinceSnapshot = 0;
@@ -129,6 +129,12 @@ export class ScaleGateway {
     // As in one process: an error that reaches no errors$ subscriber and no logger is printed, unless the config says 'silent'.
     this.reporter = new ErrorReporter({ redactor, logger: this.logger, userLogger: options.config.logger !== undefined, unhandledErrors: options.config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT, errors: this.errors });
     this.epoch = new DataEpoch(options.redis, this.keys.epoch);
+    this.recovery = new LossRecovery({
+      epoch: this.epoch,
+      recreate: async () => [await ensureGroup(options.redis, this.keys.events, this.group), await ensureGroup(options.redis, this.keys.commands, SCALE_DEFAULTS.commandGroup)].some(Boolean),
+      lost: () => this.afterLoss(),
+      report: (error) => this.report(error),
+    });
     this.reader = options.redis.duplicate();
     this.reader.on('error', () => {});
   }
@@ -240,7 +246,7 @@ export class ScaleGateway {
       if (reply === 'timeout') throw new Error(`no answer within ${this.renewEveryMs} ms`);
       const [holds, epoch] = Array.isArray(reply) ? (reply as [number, string]) : [0, ''];
       held = Number(holds) === 1;
-      if (this.role.value !== 'standby' && this.epoch.differs(epoch || null)) void this.recover('the lease renewal found another epoch');
+      if (this.role.value !== 'standby' && this.epoch.differs(epoch || null)) void this.recovery.run('the lease renewal found another epoch');
     } catch (error) {
       // Redis is unavailable: an active gateway carries on (its publisher buffers); a standby waits.
       if (this.role.value !== 'standby') this.report(new ConnectionError(`renewing the gateway lease failed: ${describe(error)}`, { fatal: false, cause: error }));
@@ -276,7 +282,7 @@ export class ScaleGateway {
       onRecovered: () => this.logger.info('Redis takes events again; publishing the backlog'),
       onOverflow: (buffered) => void this.enqueue(() => this.suspend(buffered)),
       onLeaseLost: () => void this.enqueue(() => this.deactivate('standby', false, 'another gateway took the lease')),
-      onLost: () => void this.recover('publishing found another epoch'),
+      onLost: () => void this.recovery.run('publishing found another epoch'),
     });
     await this.connect();
   }
@@ -334,7 +340,7 @@ export class ScaleGateway {
       retryMs: this.settings.retryMs,
       scheduler: this.scheduler,
       report: (error) => this.report(error),
-      onMissing: (why) => this.recover(why),
+      onMissing: (why) => this.recovery.run(why),
       ...(this.options.sharedRateLimit ? { sharedRateLimit: this.options.sharedRateLimit } : {}),
     });
     this.executor.start();
@@ -355,31 +361,11 @@ export class ScaleGateway {
     this.publisher.snapshot(JSON.stringify(snapshotOf(client.state, client.clientId)), randomBytes(8).toString('hex'), reason);
   }
 
-  /**
-   * Something the gateway needs is missing from Redis (a consumer group, the
-   * epoch): create it again. When the epoch changed, Redis lost the bot's
-   * data: say so loudly, and give the workers a new snapshot of the caches.
-   * One recovery at a time; a call during one joins it.
-   */
-  private recover(trigger: string): Promise<void> {
-    this.recovering ??= this.recoverNow(trigger).finally(() => (this.recovering = undefined));
-    return this.recovering;
-  }
-
-  private async recoverNow(trigger: string): Promise<void> {
-    try {
-      const lost = await this.epoch.refresh();
-      const created = [await ensureGroup(this.options.redis, this.keys.events, this.group), await ensureGroup(this.options.redis, this.keys.commands, SCALE_DEFAULTS.commandGroup)];
-      if (lost) {
-        this.reportLoss('the gateway created its streams and groups again and goes on publishing; it gives the workers a new snapshot of its caches');
-        if (this.current) await this.announceSelf(this.current);
-        this.writeSnapshot('loss');
-      } else if (created.some(Boolean)) {
-        this.report(new ConnectionError(`a consumer group of bot ${this.options.config.botId} was missing (${trigger}); it was created again`, { fatal: false }));
-      }
-    } catch (error) {
-      this.report(new ConnectionError(`creating again what Redis lost failed (tried again): ${describe(error)}`, { fatal: false, cause: error }));
-    }
+  /** Redis lost the bot's data: say so loudly, and give the workers a new snapshot of the caches (the gateway's own are intact). */
+  private async afterLoss(): Promise<void> {
+    this.reportLoss('the gateway created its streams and groups again and goes on publishing; it gives the workers a new snapshot of its caches');
+    if (this.current) await this.announceSelf(this.current);
+    this.writeSnapshot('loss');
   }
 
   /**

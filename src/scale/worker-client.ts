@@ -8,7 +8,6 @@ import { StateSync } from '../client/sync.js';
 import type { ApiChannelDescription } from '../model/api.js';
 import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
-import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import type { ClientState } from '../state/client-state.js';
@@ -22,14 +21,14 @@ import { SecretRedactor } from '../util/redact.js';
 import type { APISentTokenRequest, SendTokenResult } from '../wallet/types.js';
 import { runForEvent } from './command-context.js';
 import { CommandClient, remoteApi } from './command-client.js';
-import { DataEpoch, dataLossError } from './data-epoch.js';
+import { DataEpoch, dataLossError, LossRecovery } from './data-epoch.js';
 import { DeadLetters } from './dead-letters.js';
 import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
 import { EventConsumer, type ConsumerStats, type HandleOutcome } from './event-consumer.js';
 import { eventKey, type EventEntry } from './event-entry.js';
 import { scaleKeys, type ScaleKeys } from './keys.js';
 import { withinStartTimeout } from './start-timeout.js';
-import { describe, ensureGroup } from './streams.js';
+import { ensureGroup } from './streams.js';
 import { WorkerFeed } from './worker-feed.js';
 
 /** Settings of {@link WorkerClient.connect}; every number has its default in {@link SCALE_DEFAULTS}. */
@@ -145,7 +144,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   private readonly group: string;
   private handling: Handling | undefined;
   private closing$: Promise<void> | undefined;
-  private recovering: Promise<void> | undefined;
+  private readonly recovery: LossRecovery;
 
   private constructor(private readonly options: WorkerOptions) {
     super();
@@ -164,6 +163,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     // As in one process: an error that reaches no errors$ subscriber and no logger is printed, unless told 'silent'.
     this.reporter = new ErrorReporter({ redactor, logger: this.logger, userLogger: options.logger !== undefined, unhandledErrors: options.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT, errors: this.errorSubject });
     this.epoch = new DataEpoch(options.redis, this.keys.epoch);
+    this.recovery = new LossRecovery({ epoch: this.epoch, recreate: () => ensureGroup(options.redis, this.keys.events, this.group), lost: () => this.afterLoss(), report: (error) => this.report(error) });
     const caches = options.caches ?? true;
     this.store = new Store({ ...(options.cacheLimits ? { limits: options.cacheLimits } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
     const messageStore = options.messageStore ?? new InMemoryMessageStore(this.store.limits.messageStore);
@@ -210,7 +210,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
       retryMs: settings.retryMs,
       scheduler: this.scheduler,
       epoch: this.epoch,
-      onLoss: (why) => this.recover(why),
+      onLoss: (why) => this.recovery.run(why),
       apply: (action) => this.store.dispatch(action),
       applied: (event) => keepMessage(messageStore, event),
       selfId: (id) => (this.clientId ??= id),
@@ -235,7 +235,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
       retryMs: settings.retryMs,
       scheduler: this.scheduler,
       handle: (entry) => this.handle(entry),
-      onMissing: (why) => this.recover(why),
+      onMissing: (why) => this.recovery.run(why),
       report: (error) => this.report(error),
     });
     this.deadLetters = new DeadLetters(options.redis, this.keys);
@@ -334,33 +334,13 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     this.statusSubject.complete();
   }
 
-  /**
-   * Something the worker needs is missing from Redis (its consumer group,
-   * the epoch): create it again. When the epoch changed, Redis lost the
-   * bot's data: say so loudly; the gateway's next snapshot reloads the
-   * caches. One recovery at a time; a call during one joins it.
-   */
-  private recover(trigger: string): Promise<void> {
-    this.recovering ??= this.recoverNow(trigger).finally(() => (this.recovering = undefined));
-    return this.recovering;
-  }
-
-  private async recoverNow(trigger: string): Promise<void> {
-    try {
-      const lost = await this.epoch.refresh();
-      const created = await ensureGroup(this.options.redis, this.keys.events, this.group);
-      if (lost) {
-        this.consumerLoop.afterLoss();
-        this.feed.afterLoss();
-        const error = dataLossError(this.options.botId, `worker ${this.consumer} created its consumer group again and goes on; it reloads its caches from the gateway's next snapshot, and commands it sent before the loss may time out`);
-        this.logger.error(`${error.name}: ${error.message}`);
-        this.reporter.relay(error);
-      } else if (created) {
-        this.report(new ConnectionError(`the consumer group ${this.group} of bot ${this.options.botId} was missing (${trigger}); it was created again`, { fatal: false }));
-      }
-    } catch (error) {
-      this.report(new ConnectionError(`creating again what Redis lost failed (tried again): ${describe(error)}`, { fatal: false, cause: error }));
-    }
+  /** Redis lost the bot's data: forget what went with it, and say so loudly; the gateway's next snapshot reloads the caches. */
+  private afterLoss(): void {
+    this.consumerLoop.afterLoss();
+    this.feed.afterLoss();
+    const error = dataLossError(this.options.botId, `worker ${this.consumer} created its consumer group again and goes on; it reloads its caches from the gateway's next snapshot, and commands it sent before the loss may time out`);
+    this.logger.error(`${error.name}: ${error.message}`);
+    this.reporter.relay(error);
   }
 
   /** Runs every handler of one event (after the caches applied it) and resolves with what became of them. */

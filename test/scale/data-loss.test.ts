@@ -43,6 +43,8 @@ describe.skipIf(!runRedisTests)('Redis that lost the bot data', () => {
     const alice = w.emu.as(w.alice.id);
     alice.send(w.general, 'before');
     await until(() => stored(w, 're before') === 1, 'the answer before the loss', 10_000);
+    // Settled and acknowledged before the loss: a command whose answer the loss takes waits for its timeout (see the guide).
+    await until(() => worker.stats().acked >= 2 && worker.stats().inFlight === 0, 'both events of the exchange acknowledged', 10_000);
     const snapshotsBefore = gateway.stats().snapshots;
 
     await wipe(w);

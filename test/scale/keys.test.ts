@@ -53,6 +53,8 @@ describe.skipIf(!runRedisTests)('scale keys at work', () => {
     w.emu.as(w.alice.id).send(w.general, 'one');
     await t.client(w).xadd(keys.events, '*', 'data', '{}');
     await until(() => worker.stats().deadLettered === 1 && w.emu.messages(w.general).some((m) => m.content.t === 're one'), 'an answer and a dead letter', 15_000);
+    // Nothing waits for an answer the loss would take (it would wait for its timeout).
+    await until(() => worker.stats().acked >= 2 && worker.stats().inFlight === 0, 'the exchange acknowledged', 10_000);
     await t.client(w).flushall();
     w.emu.as(w.alice.id).send(w.general, 'two');
     await until(() => w.emu.messages(w.general).some((m) => m.content.t === 're two'), 'an answer after the loss', 20_000);

@@ -4,11 +4,11 @@
  * connected. Both settle within `startTimeoutMs` with a ConnectionError that
  * says what the client last heard, and leave nothing of theirs running.
  */
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError } from '../../src/index.js';
 import { publishGateway, SCALE_DEFAULTS, WorkerClient } from '../../src/scale/index.js';
+import { freePort } from '../../src/scale/local-redis.js';
 import { activeResources, settledResources } from '../reliability/active-resources.js';
 import { RedisServer, runRedisTests } from '../support/redis-server.js';
 
@@ -18,16 +18,7 @@ afterEach(async () => {
 });
 
 /** A port nothing listens on (asked of the kernel, then released). */
-function deadPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+const deadPort = freePort;
 
 /** The two ways Redis is not there: each gives a client whose commands wait for ever (`maxRetriesPerRequest: null`). */
 const unreachable: Array<[string, () => Promise<Redis>]> = [
