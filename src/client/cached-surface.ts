@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors/validation-error.js';
 import type { ChannelMessageAck, MessageReactionAck } from '../gateway/protocol.js';
 import type { ChannelMessage } from '../events/payloads.js';
 import type { CacheManager } from '../state/cache-manager.js';
@@ -48,6 +49,10 @@ export abstract class CachedSurface extends EventSurface {
    * fetched over REST.
    */
   async messageOf(target: MessageTarget | ChannelMessage): Promise<Message> {
+    // A target without a message id (a typing notice passed by mistake) names no message.
+    if (typeof target?.message_id !== 'string' || target.message_id === '') {
+      throw new ValidationError([{ path: 'message.message_id', message: 'is required: the message to act on (a typing notice is not one)', code: 'invalid' }], 'message target');
+    }
     const channel = this.channels.get(target.channel_id) ?? (await this.channels.fetch(target.channel_id));
     const cached = channel.messages.get(target.message_id);
     if (cached) return cached;

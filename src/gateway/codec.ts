@@ -1,9 +1,9 @@
 import { ProtocolError } from '../errors/protocol-error.js';
-import { Events, isEventName } from '../events/names.js';
-import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import { isEventName } from '../events/names.js';
+import type { ClanstreamEvent } from '../events/payloads.js';
 import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import { isRecord } from '../validation/issues.js';
-import { checkEventPayload } from './event-payload.js';
+import { decodeEventPayload } from './event-payload.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
 
 /** Bounds on what a `hello` may ask of the client. */
@@ -55,9 +55,9 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
   if (typeof frame.seq === 'number') {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
     if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
-    const problem = checkEventPayload(op, payload);
-    if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
-    const event = { type: op, seq: frame.seq, data: payload as EventPayloadMap[Events] } as ClanstreamEvent;
+    const decoded = decodeEventPayload(op, payload);
+    if (typeof decoded === 'string') return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(decoded, text) };
+    const event = { type: decoded.type, seq: frame.seq, data: decoded.data } as ClanstreamEvent;
     return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };
   }
   const cid = typeof frame.cid === 'string' ? frame.cid : undefined;

@@ -1,6 +1,6 @@
 import { isEventName } from '../events/names.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
-import { checkEventPayload } from '../gateway/event-payload.js';
+import { decodeEventPayload } from '../gateway/event-payload.js';
 import { SCALE_DEFAULTS } from './defaults.js';
 
 /** One event as the stream holds it. */
@@ -84,10 +84,10 @@ export function decodeEventEntry(id: string, flat: readonly unknown[] | null | u
   } catch (error) {
     return unreadable(`the data is not JSON (${excerpt(error instanceof Error ? error.message : String(error))})`);
   }
-  const problem = checkEventPayload(type, payload);
-  if (problem) return unreadable(problem);
+  const decoded = decodeEventPayload(type, payload);
+  if (typeof decoded === 'string') return unreadable(decoded);
   const receivedAt = Number(at);
-  const event = { type, seq: seqNumber, data: payload } as ClanstreamEvent;
+  const event = { type: decoded.type, seq: seqNumber, data: decoded.data } as ClanstreamEvent;
   return { id, sessionId: sid, seq: seqNumber, channelId: ch, channelSeq: cseq === '' ? 0 : Number(cseq), receivedAt: Number.isFinite(receivedAt) ? receivedAt : 0, event };
 }
 

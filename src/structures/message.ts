@@ -2,6 +2,7 @@ import type { ChannelMessage } from '../events/payloads.js';
 import type { ChannelMessageAck, ChannelMessageSendRequest, MessageReactionAck } from '../gateway/protocol.js';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageReaction, ApiMessageRef, ChannelMessageContent } from '../model/content.js';
 import { TypeMessage, type ChannelStreamMode } from '../model/enums.js';
+import { isNoticeCode } from '../model/notice-codes.js';
 import { Events } from '../events/names.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { MessageState } from '../state/records.js';
@@ -89,6 +90,8 @@ export class MessageStructure implements Message {
     code?: number,
   ): Promise<Message> {
     return promised(() => {
+      // A typing or read notice was never stored: a reference to it would name nothing.
+      if (isNoticeCode(this.code)) throw new ValidationError([{ path: 'code', message: `is ${this.code}, a typing or read notice, not a message: nothing to reply to`, code: 'invalid' }], 'reply');
       const options = optionsOf(mentions, attachments, mention_everyone, anonymous_message, topic_id, code);
       const body = contentOf(content);
       const reference: ApiMessageRef = {

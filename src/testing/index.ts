@@ -8,5 +8,5 @@
  */
 export { createTestWorld, type TestWorld, type TestWorldOptions } from './test-world.js';
 export { createMarbleClient, type MarbleClient, type MarbleClientOptions, type RecordedAction } from './marble-client.js';
-export { messageEvent, buttonClickEvent } from './events.js';
+export { messageEvent, buttonClickEvent, typingEvent } from './events.js';
 export { startEmulator, DEFAULT_WORLD, type Emulator, type EmulatorOptions, type WorldSeed } from '../emulator/index.js';

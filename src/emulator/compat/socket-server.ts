@@ -12,7 +12,7 @@ import { maskSecrets, type WireLog } from '../wire-log.js';
 import { COMPAT_DEFAULTS } from './defaults.js';
 import { pushMessage } from './pushes.js';
 import { handleRequest, NotServedError, requestName, type Answer } from './requests.js';
-import { EnvelopeSchema, Error_Code, ErrorSchema, type Envelope, type Error as ProductionError } from './schema/production_pb.js';
+import { EnvelopeSchema, Error_Code, ErrorSchema, type Envelope, type Error as ProductionError } from '../../production/schema/sdk-2.8.33_pb.js';
 
 export interface ProductionSocketDeps {
   readonly platform: PlatformContext;
