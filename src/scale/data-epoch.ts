@@ -39,6 +39,11 @@ export class DataEpoch {
     return lost;
   }
 
+  /** Takes a name read elsewhere as the known one (a role that only watches: another role dealt with the change). None read changes nothing. */
+  adopt(seen: string | null | undefined): void {
+    if (seen) this.known = seen;
+  }
+
   /** Whether a name read elsewhere (null: none) says Redis is not the one this role knows. */
   differs(seen: string | null | undefined): boolean {
     return this.known !== undefined && seen !== this.known;

@@ -246,7 +246,9 @@ export class ScaleGateway {
       if (reply === 'timeout') throw new Error(`no answer within ${this.renewEveryMs} ms`);
       const [holds, epoch] = Array.isArray(reply) ? (reply as [number, string]) : [0, ''];
       held = Number(holds) === 1;
-      if (this.role.value !== 'standby' && this.epoch.differs(epoch || null)) void this.recovery.run('the lease renewal found another epoch');
+      // The active gateway recovers from a loss; a standby only follows (the active one reported it), so a later take-over does not report it again.
+      if (this.role.value === 'standby') this.epoch.adopt(epoch);
+      else if (this.epoch.differs(epoch || null)) void this.recovery.run('the lease renewal found another epoch');
     } catch (error) {
       // Redis is unavailable: an active gateway carries on (its publisher buffers); a standby waits.
       if (this.role.value !== 'standby') this.report(new ConnectionError(`renewing the gateway lease failed: ${describe(error)}`, { fatal: false, cause: error }));

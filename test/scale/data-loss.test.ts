@@ -71,6 +71,34 @@ describe.skipIf(!runRedisTests)('Redis that lost the bot data', () => {
     expect(status.lease?.holder).toBe(gateway.gatewayId);
   });
 
+  it('a standby follows the epoch the active gateway recovered to: its later take-over reports no second loss', async () => {
+    const w = await t.world({ appendOnly: false });
+    const first = await t.gateway(w, { gatewayId: 'a' });
+    const second = await t.gateway(w, { gatewayId: 'b' });
+    expect([first.currentRole, second.currentRole]).toEqual(['active', 'standby']);
+    const firstErrors: AnyClanstreamError[] = [];
+    first.errors$.subscribe((error) => firstErrors.push(error));
+    const secondErrors: AnyClanstreamError[] = [];
+    second.errors$.subscribe((error) => secondErrors.push(error));
+    const keys = scaleKeys(w.bot.botId);
+    const redis = t.client(w);
+    // Everything lost but the lease, so the active gateway keeps it and is the one that deals with the loss.
+    await redis.multi().flushall().set(keys.lease, 'a', 'PX', 60_000).exec();
+    await until(() => firstErrors.some((e) => e.message.includes(LOSS)), 'the active gateway reporting the loss', 10_000);
+    const epoch = await redis.get(keys.epoch);
+    expect(epoch).toBeTruthy();
+    await until(() => (second as unknown as { epoch: { current?: string } }).epoch.current === epoch, 'the standby following the new epoch', 10_000);
+
+    await first.close();
+    await second.whenActive();
+    // The wipe took the resume point: the new holder logs in afresh, so the event is sent once it has (its login snapshot).
+    await until(() => second.stats().snapshots >= 1, 'the new holder logged in', 10_000);
+    w.emu.as(w.alice.id).send(w.general, 'after the take-over');
+    await until(() => second.stats().publisher.published >= 1, 'the event after the take-over', 10_000);
+    expect(secondErrors.filter((e) => e.message.includes(LOSS))).toEqual([]);
+    expect(await redis.get(keys.epoch)).toBe(epoch);
+  });
+
   it('a worker that nobody listens to prints the loss to stderr', async () => {
     const w = await t.world({ appendOnly: false });
     await t.gateway(w);
