@@ -29,7 +29,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { backoffDelay } from '../util/backoff.js';
 import { checkWait } from '../util/wait-limits.js';
-import { decodeFrame } from './codec.js';
+import { decodeFrame } from './clanstream-wire.js';
 import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
 import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
