@@ -26,17 +26,16 @@ import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { TimeoutError } from '../errors/timeout-error.js';
 import { backoffDelay } from '../util/backoff.js';
 import { checkWait } from '../util/wait-limits.js';
 import { decodeFrame } from './clanstream-wire.js';
 import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
-import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
+import { heartbeat } from './heartbeat.js';
+import { AttemptEnded, attemptEndedBy } from './attempt-ended.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
 import {
   closeCodeInfo,
   REPLY_OP,
-  type CloseAction,
   type GatewayReplyPayload,
   type GatewayRequestOp,
   type GatewayRequestPayload,
@@ -49,17 +48,6 @@ import { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester 
 import { openTransport, type Transport } from './transport.js';
 
 export { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './connection-options.js';
-
-/** Why one connection attempt ended. */
-class AttemptEnded extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-    readonly action: CloseAction,
-  ) {
-    super(`connection closed (${code}${reason ? `: ${reason}` : ''})`);
-  }
-}
 
 /** What one socket has been through. */
 interface SocketState {
@@ -429,7 +417,7 @@ export class GatewayConnection {
 
   /** Decides what follows a failed attempt: a delay before the next one, or the end. */
   private afterAttempt(error: unknown): Observable<unknown> {
-    const ended = error instanceof AttemptEnded ? error : this.classify(error);
+    const ended = error instanceof AttemptEnded ? error : attemptEndedBy(error);
     this.options.debug?.({ topic: 'gateway', type: 'closed', code: ended.code, reason: ended.reason, next: ended.action });
     if (this.ready || this.status$.value === 'ready') {
       this.disconnectedAt = this.options.scheduler.now();
@@ -487,14 +475,6 @@ export class GatewayConnection {
     return timer(delayMs, this.options.scheduler);
   }
 
-  private classify(error: unknown): AttemptEnded {
-    if (error instanceof HeartbeatTimeout) return new AttemptEnded(4000, error.message, 'resume');
-    if (error instanceof TimeoutError) return new AttemptEnded(4000, error.message, 'resume');
-    if (error instanceof GatewayError) return new AttemptEnded(4000, error.message, error.code === 'unauthenticated' ? 'refresh' : 'resume');
-    if (error instanceof AuthenticationError) return new AttemptEnded(4003, error.message, 'fatal');
-    if (error instanceof ConnectionError && error.fatal) return new AttemptEnded(error.closeCode ?? 4000, error.message, 'fatal');
-    return new AttemptEnded(4000, error instanceof Error ? error.message : String(error), 'resume');
-  }
 
   private stopWith(error: unknown): void {
     const fatal = error instanceof ConnectionError ? error : new ConnectionError(error instanceof Error ? error.message : String(error), { fatal: true, cause: error });
