@@ -24,12 +24,10 @@ import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { backoffDelay } from '../util/backoff.js';
-import { checkWait } from '../util/wait-limits.js';
 import { decodeFrame } from './clanstream-wire.js';
-import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
+import { NOT_SENT, type ReplyHandler } from './pending-request.js';
 import { heartbeat } from './heartbeat.js';
 import { AttemptEnded, attemptEndedBy } from './attempt-ended.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
@@ -42,10 +40,10 @@ import {
   type ResumeFailedPayload,
   type ResumedPayload,
 } from './protocol.js';
-import { PendingRequests } from './pending-requests.js';
+import { SocketRequests } from './socket-requests.js';
 import { RenewalPacing } from './renewal-pacing.js';
 import { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester } from './connection-options.js';
-import { openTransport, type Transport } from './transport.js';
+import { openTransport } from './transport.js';
 
 export { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './connection-options.js';
 
@@ -67,13 +65,12 @@ export class GatewayConnection {
   private sessionId: string | undefined;
   private userId = '';
   private lastSeq = 0;
-  private transport: Transport | undefined;
   private ready = false;
   private everReady = false;
   private attempts = 0;
   private disconnectedAt = 0;
   private resyncReason: string | undefined;
-  private readonly pending: PendingRequests;
+  private readonly requests: SocketRequests;
   private loop: Subscription | undefined;
   /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
   private readonly fatal$ = new Subject<ClanstreamError>();
@@ -87,7 +84,7 @@ export class GatewayConnection {
   private renumberResync: Promise<void> | undefined;
 
   constructor(private readonly options: GatewayConnectionOptions) {
-    this.pending = new PendingRequests(options.scheduler);
+    this.requests = new SocketRequests(options.scheduler, () => this.ready);
     this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
 
     if (options.resumeFrom) {
@@ -163,12 +160,12 @@ export class GatewayConnection {
   }
 
   private typedSend$<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, duringHandshake: boolean): Observable<GatewayReplyPayload<K>> {
-    return this.open$(op, payload, timeoutMs, duringHandshake, REPLY_OP[op]) as Observable<GatewayReplyPayload<K>>;
+    return this.requests.open$(op, payload, timeoutMs, duringHandshake, REPLY_OP[op]) as Observable<GatewayReplyPayload<K>>;
   }
 
   /** A request whose reply op is read by the caller (resume: `resumed` or `resume_failed`). */
   private send$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean): Observable<{ op: string; payload: unknown }> {
-    return this.open$(op, payload, timeoutMs, duringHandshake, undefined) as Observable<{ op: string; payload: unknown }>;
+    return this.requests.open$(op, payload, timeoutMs, duringHandshake, undefined) as Observable<{ op: string; payload: unknown }>;
   }
 
   /**
@@ -178,28 +175,7 @@ export class GatewayConnection {
    * outbox sends one per message); the handle it returns stops waiting.
    */
   send<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, handler: ReplyHandler): { unsubscribe(): void } {
-    return this.register(op, payload, timeoutMs, false, REPLY_OP[op], handler) ?? NOT_SENT;
-  }
-
-  /**
-   * Sends on subscribe and emits the reply: its payload when `expect` names the reply op (any
-   * other op is a ProtocolError), else `{op, payload}`. The check happens where the reply is
-   * matched, with no operator per request.
-   */
-  private open$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined): Observable<unknown> {
-    return new Observable<unknown>((subscriber) => this.register(op, payload, timeoutMs, duringHandshake, expect, subscriber));
-  }
-
-  /** Sends a request and waits for its reply; undefined when it could not be sent (`handler` was told why). */
-  private register(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined, handler: ReplyHandler): PendingRequest | undefined {
-    const transport = this.transport;
-    if (!transport || (!duringHandshake && !this.ready)) {
-      handler.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
-      return undefined;
-    }
-    const request = this.pending.add(op, expect, handler, timeoutMs);
-    transport.send(JSON.stringify({ cid: request.cid, [op]: payload }));
-    return request;
+    return this.requests.register(op, payload, timeoutMs, false, REPLY_OP[op], handler) ?? NOT_SENT;
   }
 
   // ---------------- the connection loop ----------------
@@ -230,7 +206,7 @@ export class GatewayConnection {
             if (typeof signal === 'string') {
               this.onFrame(signal, end, keep, socket);
             } else if (signal.type === 'open') {
-              this.transport = signal.transport;
+              this.requests.attach(signal.transport);
             } else if (signal.type === 'message') {
               this.onFrame(signal.data, end, keep, socket);
             } else {
@@ -245,9 +221,8 @@ export class GatewayConnection {
       );
       return () => {
         for (const s of subscriptions) s.unsubscribe();
-        this.transport = undefined;
         this.ready = false;
-        this.pending.failAll(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
+        this.requests.detach(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
       };
     });
   }
@@ -308,25 +283,9 @@ export class GatewayConnection {
       }
       case 'reply':
         // A malformed acknowledgement fails its request, and the error stream hears of it.
-        return this.pending.answer(frame.cid, frame.op, frame.payload, text, this.reportProblem);
-      case 'error': {
-        const pending = frame.cid === undefined ? undefined : this.pending.get(frame.cid);
-        const given = frame.error;
-        let retryAfter = given.retry_after_ms;
-        if (given.code === 'rate_limited') {
-          const wait = checkWait(given.retry_after_ms, GATEWAY_LIMITS.retryAfterMs, 'retry_after_ms of a rate_limited reply');
-          if (wait.problem) this.options.report(new ProtocolError(wait.problem, text));
-          retryAfter = wait.ms;
-        }
-        const error = new GatewayError({ ...given, ...(retryAfter !== undefined ? { retry_after_ms: retryAfter } : {}), op: pending?.op ?? 'frame' });
-        this.options.redactor?.redactError(error);
-        if (!pending) {
-          this.options.report(error);
-          return;
-        }
-        this.pending.fail(frame.cid!, error);
-        return;
-      }
+        return this.requests.pending.answer(frame.cid, frame.op, frame.payload, text, this.reportProblem);
+      case 'error':
+        return this.requests.refused(frame.cid, frame.error, text, this.reportProblem, this.options.redactor);
     }
   }
 
