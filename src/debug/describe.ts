@@ -17,6 +17,8 @@ export function describeDebugEvent(event: DebugEvent): string {
       return `the session could not be resumed (${event.reason}); starting a fresh one`;
     case 'session_started':
       return `fresh session ${event.sessionId} started at event ${event.seq}`;
+    case 'frame_ignored':
+      return `ignored ${event.what}`;
     case 'rate_limit_wait':
       return `${event.source === 'http' ? 'HTTP 429' : 'rate_limited'} on ${event.route}: waiting ${Math.round(event.waitMs)} ms`;
     case 'sync_page':

@@ -19,7 +19,9 @@ export type GatewayDebugRecord =
   /** The session could not be resumed; a fresh one follows. */
   | { topic: 'gateway'; type: 'resume_failed'; reason: string }
   /** A fresh session started at this sequence number. */
-  | { topic: 'gateway'; type: 'session_started'; sessionId: string; seq: number };
+  | { topic: 'gateway'; type: 'session_started'; sessionId: string; seq: number }
+  /** A frame the client has no use for was dropped quietly (a push of a kind with no event, say what it was). */
+  | { topic: 'gateway'; type: 'frame_ignored'; what: string };
 
 /** The client waits because a server said "too many requests". */
 export interface RateLimitDebugRecord {

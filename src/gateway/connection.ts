@@ -26,7 +26,8 @@ import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { backoffDelay } from '../util/backoff.js';
-import { decodeFrame } from './clanstream-wire.js';
+import { clanstreamWire } from './clanstream-wire.js';
+import { localSessionId } from './local-session.js';
 import { NOT_SENT, type ReplyHandler } from './pending-request.js';
 import { heartbeat } from './heartbeat.js';
 import { AttemptEnded, attemptEndedBy } from './attempt-ended.js';
@@ -43,21 +44,29 @@ import {
 import { SocketRequests } from './socket-requests.js';
 import { RenewalPacing } from './renewal-pacing.js';
 import { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester } from './connection-options.js';
-import { openTransport } from './transport.js';
+import { openTransport, type Transport } from './transport.js';
+import { frameExcerpt, type CodecContext, type WireFrame, type WireProtocol } from './wire.js';
 
 export { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './connection-options.js';
 
 /** What one socket has been through. */
 interface SocketState {
-  /** `hello` arrived: the handshake and the heartbeat are running. */
+  /** Greeted (`hello` arrived, or the socket opened, for a protocol greeted on open): the handshake and the heartbeat are running. */
   greeted: boolean;
 }
+
+/** Why a session was not resumed when the protocol cannot resume any (the `resync` event's reason). */
+export const NO_RESUME_REASON = 'the protocol cannot resume a session';
 
 /**
  * One logical gateway connection over many sockets: connect → hello →
  * resume (or start) → ready, heartbeats, requests matched to replies by
  * `cid`, each event delivered once and in order, and reconnection with
  * exponential backoff and full jitter, reset once a connection is ready.
+ * Frames are written and read by the protocol's codec (clanstream's JSON by
+ * default); a protocol greeted on open is ready once its socket is open and
+ * the fresh session is set up, and without resume each socket is a fresh
+ * session followed by `resync`.
  */
 export class GatewayConnection {
   readonly status$ = new BehaviorSubject<ConnectionStatus>('closed');
@@ -65,6 +74,9 @@ export class GatewayConnection {
   private sessionId: string | undefined;
   private userId = '';
   private lastSeq = 0;
+  private readonly wire: WireProtocol;
+  private readonly canResume: boolean;
+  private readonly codecContext: CodecContext;
   private ready = false;
   private everReady = false;
   private attempts = 0;
@@ -86,6 +98,9 @@ export class GatewayConnection {
   constructor(private readonly options: GatewayConnectionOptions) {
     this.requests = new SocketRequests(options.scheduler, () => this.ready);
     this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
+    this.wire = options.wire ?? clanstreamWire;
+    this.canResume = options.resume ?? true;
+    this.codecContext = { debug: (event) => this.options.debug?.(event) };
 
     if (options.resumeFrom) {
       this.sessionId = options.resumeFrom.sessionId;
@@ -203,10 +218,10 @@ export class GatewayConnection {
       subscriptions.push(
         factory(url).subscribe({
           next: (signal) => {
-            if (typeof signal === 'string') {
+            if (typeof signal === 'string' || signal instanceof Uint8Array) {
               this.onFrame(signal, end, keep, socket);
             } else if (signal.type === 'open') {
-              this.requests.attach(signal.transport);
+              this.opened(signal.transport, end, keep, socket);
             } else if (signal.type === 'message') {
               this.onFrame(signal.data, end, keep, socket);
             } else {
@@ -231,8 +246,26 @@ export class GatewayConnection {
     return this.options.redactor ? this.options.redactor.redact(text) : text;
   }
 
-  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
-    const frame = decodeFrame(text);
+  /** A socket opened: its codec, and for a protocol greeted on open, the fresh session and the heartbeat at once. */
+  private opened(transport: Transport, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
+    this.requests.attach(transport, this.wire.open(this.codecContext));
+    const { greeting } = this.wire;
+    if (greeting.kind !== 'on-open') return;
+    socket.greeted = true;
+    this.greeted(greeting.heartbeatIntervalMs, end, keep);
+  }
+
+  /** Runs the handshake, then the heartbeat at `intervalMs`. Heartbeats bypass everything else that is sent, so a busy client never starves them. */
+  private greeted(intervalMs: number, end: (error: unknown) => void, keep: (s: Subscription) => void): void {
+    const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
+    const beat$ = heartbeat(ping, intervalMs, this.options.heartbeatTimeoutMs, this.options.scheduler);
+    keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
+  }
+
+  private onFrame(wireFrame: WireFrame, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
+    // A frame can only come after `open`, which made the codec.
+    const frame = this.requests.codec!.decode(wireFrame);
+    if (frame === undefined) return; // a chunk of something longer, or a push the codec dropped quietly
     if (frame instanceof ProtocolError) {
       this.options.report(frame);
       return;
@@ -267,44 +300,56 @@ export class GatewayConnection {
         return;
       }
       case 'hello': {
+        if (this.wire.greeting.kind !== 'hello') {
+          this.options.report(new ProtocolError('the server sent hello, which this protocol is not greeted with (ignored)', frameExcerpt(wireFrame)));
+          return;
+        }
         if (socket.greeted) {
           // A second hello must not start the handshake (or the heartbeat) again.
-          this.options.report(new ProtocolError('the server sent hello again on the same connection (ignored)', text));
+          this.options.report(new ProtocolError('the server sent hello again on the same connection (ignored)', frameExcerpt(wireFrame)));
           return;
         }
         socket.greeted = true;
         // An absurd interval was replaced by the nearest bound (HELLO_LIMITS): the handshake goes on, and the error stream hears of it.
         if (frame.problem) this.options.report(frame.problem);
-        // Heartbeats bypass everything else that is sent, so a busy client never starves them.
-        const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
-        const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
-        keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
+        this.greeted(frame.hello.heartbeat_interval_ms, end, keep);
         return;
       }
       case 'reply':
         // A malformed acknowledgement fails its request, and the error stream hears of it.
-        return this.requests.pending.answer(frame.cid, frame.op, frame.payload, text, this.reportProblem);
+        return this.requests.pending.answer(frame.cid, frame.op, frame.payload, wireFrame, this.reportProblem);
       case 'error':
-        return this.requests.refused(frame.cid, frame.error, text, this.reportProblem, this.options.redactor);
+        return this.requests.refused(frame.cid, frame.error, wireFrame, this.reportProblem, this.options.redactor);
     }
   }
 
-  /** resume (when there is a session) or start; completes once the connection is ready. */
+  /**
+   * resume (when there is a session and the protocol can) or start; for a protocol greeted on open, the fresh
+   * session of this socket. Completes once the connection is ready.
+   */
   private handshake$(): Observable<never> {
     const timeoutMs = this.options.requestTimeoutMs;
     const early: HandshakeRequester = (op, payload) => firstValueFrom(this.typedSend$(op, payload, timeoutMs, true));
-    const start$ = (): Observable<never> =>
-      this.typedSend$('start', {}, timeoutMs, true).pipe(
-        switchMap((ready) => {
-          this.sessionId = ready.session_id;
-          this.userId = ready.user_id;
-          this.lastSeq = ready.seq;
-          this.options.debug?.({ topic: 'gateway', type: 'session_started', sessionId: ready.session_id, seq: ready.seq });
-          return from(this.options.onFreshSession?.(early) ?? Promise.resolve());
-        }),
+    const setUp$ = (sessionId: string, userId: string, seq: number): Observable<never> => {
+      this.sessionId = sessionId;
+      this.userId = userId;
+      this.lastSeq = seq;
+      this.options.debug?.({ topic: 'gateway', type: 'session_started', sessionId, seq });
+      return from(this.options.onFreshSession?.(early) ?? Promise.resolve()).pipe(
         tap(() => this.markReady(false, 0)),
         ignoreElements(),
       );
+    };
+    if (this.sessionId !== undefined && !this.canResume) {
+      // The session of the last socket (or the `resumeFrom` point) is gone with it: what was missed is fetched again.
+      this.resyncReason ??= NO_RESUME_REASON;
+      this.forgetSession();
+    }
+    if (this.wire.greeting.kind === 'on-open') {
+      // No session on the wire: a local id names this socket's, and events are numbered per socket from 1.
+      return defer(() => setUp$(localSessionId(this.options.random), this.options.userId?.() ?? '', 0));
+    }
+    const start$ = (): Observable<never> => this.typedSend$('start', {}, timeoutMs, true).pipe(switchMap((ready) => setUp$(ready.session_id, ready.user_id, ready.seq)));
     if (!this.sessionId) return start$();
     const sessionId = this.sessionId;
     this.options.debug?.({ topic: 'gateway', type: 'resuming', sessionId, seq: this.lastSeq });
