@@ -16,6 +16,9 @@ export { SessionManager, type SessionManagerOptions } from './session/session-ma
 export { ServiceApi, type PageQuery, type ServiceApiOptions, type AuthRecovery } from './api/service-api.js';
 export type { RequestOptions } from './api/request.js';
 
+// The protocol spoken: clanstream's own by default, or another through the same seam
+export * from './protocol/index.js';
+
 // Caches, structures and the outbox
 export type { ClientState } from './state/client-state.js';
 export type { ClanState, ChannelState, UserState, MemberState, RoleState, PresenceState, MessageState } from './state/records.js';
@@ -53,6 +56,7 @@ export {
   type GatewayRequestMap,
   type GatewayRequestOp,
   type GatewayRequestPayload,
+  type HelloPayload,
   type KnownCloseCode,
   type MessageReactionAck,
   type MessageReactionRequest,

@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { ActionQueue } from '../outbound/outbox.js';
@@ -17,7 +17,7 @@ import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
 
 /** What the runtime needs from the client. */
 export interface RuntimeDeps {
-  api(): ServiceApi;
+  api(): PlatformApi;
   outbox(): ActionQueue;
   clientId(): string | undefined;
   sessionToken(): string | undefined;
@@ -114,7 +114,7 @@ export class ClientRuntime implements ClientContext {
     return new CacheManager<string, V>(source, what, pending as Map<string, Promise<V>>);
   }
 
-  api(): ServiceApi {
+  api(): PlatformApi {
     return this.deps.api();
   }
 

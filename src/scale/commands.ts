@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 
 /**
  * What a worker asks the gateway to do: an outbox action (`op`, paced with
@@ -31,7 +31,7 @@ export const REMOTE_API_METHODS = [
   'addFriends',
   'acceptFriends',
   'getTransaction',
-] as const satisfies ReadonlyArray<keyof ServiceApi>;
+] as const satisfies ReadonlyArray<keyof PlatformApi>;
 
 /** The name of a REST call a worker may make through the gateway (one of {@link REMOTE_API_METHODS}). */
 export type RemoteApiMethod = (typeof REMOTE_API_METHODS)[number];

@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ChannelMessageAck, MessageReactionAck } from '../gateway/protocol.js';
 import type {
   ApiChannelDescription,
@@ -61,7 +61,7 @@ export interface Clan {
   /** The session token used for API calls (a secret: never shown by `toJSON` or `inspect`). */
   readonly sessionToken: string;
   /** The API client. */
-  readonly apiClient: ServiceApi;
+  readonly apiClient: PlatformApi;
   /** The client (bot) user id. */
   getClientId(): string | undefined;
   /** Loads every channel of the clan into the cache; runs once, and concurrent calls share it. */
