@@ -3,6 +3,7 @@ import { Events, isEventName } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
+import { normaliseMessage } from './message-shape.js';
 import type { ServerFrame, SocketCodec, WireFrame, WireProtocol } from './wire.js';
 
 export type { ServerFrame } from './wire.js';
@@ -14,29 +15,6 @@ export const HELLO_LIMITS = {
 } as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Fills what a channel message may omit, so consumers can rely on the declared shape. */
-function normaliseMessage(data: Record<string, unknown>): string | undefined {
-  if (typeof data.message_id !== 'string' && typeof data.id === 'string') data.message_id = data.id;
-  if (typeof data.id !== 'string' && typeof data.message_id === 'string') data.id = data.message_id;
-  if (typeof data.message_id !== 'string') return 'channel_message without message_id';
-  if (typeof data.channel_id !== 'string') return 'channel_message without channel_id';
-  if (typeof data.content === 'string') {
-    // Some servers send content JSON-encoded.
-    try {
-      data.content = JSON.parse(data.content) as unknown;
-    } catch {
-      data.content = { t: data.content };
-    }
-  }
-  if (!isRecord(data.content)) data.content = {};
-  if (!Array.isArray(data.mentions)) data.mentions = [];
-  if (!Array.isArray(data.attachments)) data.attachments = [];
-  if (!Array.isArray(data.reactions)) data.reactions = [];
-  if (!Array.isArray(data.references)) data.references = [];
-  if (typeof data.code !== 'number') data.code = 0;
-  return undefined;
-}
 
 /** An op name as it may appear in a message: a hostile server must not fill logs through it. */
 const shown = (op: string): string => (op.length > 64 ? `${op.slice(0, 64)}…` : op);
