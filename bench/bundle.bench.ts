@@ -14,49 +14,16 @@
  * a dependency, a JSON schema library: each tens of KiB gzipped) fails it.
  */
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
-import { BROWSER_BUILD } from '../src/emulator/console/assets.js';
+import { brotli, browserBundle, contributions, gzip, kib, pct } from './support/browser-size.js';
 import type { BenchResult } from './run.js';
 
 /** Budget of the minified + gzipped bundle, in bytes. */
 export const GZIP_BUDGET_BYTES = 90 * 1024;
 
 const ENTRY = fileURLToPath(new URL('../src/index.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
-const pct = (part: number, whole: number): string => `${((100 * part) / whole).toFixed(1)} %`;
-
-async function bundle(minify: boolean, contents?: string): Promise<{ code: Uint8Array; metafile: Metafile }> {
-  const result = await build({
-    ...BROWSER_BUILD,
-    minify,
-    ...(contents === undefined ? { entryPoints: [ENTRY] } : { stdin: { contents, resolveDir: ROOT, loader: 'ts' } }),
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error('esbuild produced no bundle');
-  return { code: output.contents, metafile: result.metafile };
-}
-
-const gzip = (code: Uint8Array): number => gzipSync(code, { level: 9 }).byteLength;
-const brotli = (code: Uint8Array): number => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
-
-/** Minified bytes per package (the library's own code is "clanstream (src)"). */
-function contributions(metafile: Metafile): Array<[string, number]> {
-  const totals = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [path, input] of Object.entries(output.inputs)) {
-      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-      const name = match?.[1] ?? 'clanstream (src)';
-      totals.set(name, (totals.get(name) ?? 0) + input.bytesInOutput);
-    }
-  }
-  return [...totals].sort((a, b) => b[1] - a[1]);
-}
+const bundle = (minify: boolean, contents?: string): ReturnType<typeof browserBundle> =>
+  browserBundle({ minify, entry: contents === undefined ? { file: ENTRY } : { contents } });
 
 export async function run(): Promise<BenchResult[]> {
   const raw = await bundle(false);

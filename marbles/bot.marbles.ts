@@ -2,7 +2,7 @@ import { filter, merge, mergeMap, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { command, Events, notFromSelf, type BotSurface } from '../src/index.js';
-import { createMarbleClient, messageEvent } from '../src/testing/index.js';
+import { createMarbleClient, messageEvent, typingEvent } from '../src/testing/index.js';
 
 /** The bot under test: answers `*ping` with `pong`, ignoring its own messages. */
 function pingBot(client: BotSurface): Observable<unknown> {
@@ -54,6 +54,16 @@ describe('a bot tested with the marble client', () => {
       const client = createMarbleClient({ clientId: 'bot', events$: hot('-a-b', { a: own, b: messageEvent('*ping') }) });
       pingBot(client).subscribe();
       expectObservable(client.texts$).toBe('---r', { r: 'pong' });
+    });
+  });
+
+  it('never answers typing: it is not on the channel-message stream, but on its own', () => {
+    scheduler().run(({ hot, expectObservable }) => {
+      const typing = typingEvent('user-2', { sender_username: 'bob' });
+      const client = createMarbleClient({ events$: hot('-t-a', { t: typing, a: messageEvent('*ping') }) });
+      pingBot(client).subscribe();
+      expectObservable(client.texts$).toBe('---r', { r: 'pong' });
+      expectObservable(client.stream(Events.MessageTyping)).toBe('-t', { t: typing.data });
     });
   });
 

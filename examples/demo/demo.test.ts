@@ -32,6 +32,11 @@ describe('the demo (npm start)', () => {
     ])
       expect(transcript).toContain(line);
     expect(transcript).toContain('The bot sent 10 actions through its outbox (0 failed).');
+    // Each asker types first: a typing line of its own, never a message line without text, and nothing stored.
+    expect(transcript).toContain('[#general] alice is typing…\n  [#general] alice: *ping');
+    expect(lines.filter((line) => line.endsWith('is typing…'))).toHaveLength(4);
+    expect(lines.filter((line) => /^\s*\[[^\]]+\] \S+:\s*$/.test(line))).toEqual([]);
+    expect(emu.messages(general).filter((m) => !m.content.t && !m.content.embed)).toEqual([]);
 
     // What the emulator stored: replies by the bot's client, referencing what they answer.
     const stored = emu.messages(general);

@@ -137,9 +137,10 @@ export async function playScript(demo: Demo, options: DemoOptions = {}): Promise
   if (!general || !alice) throw new Error('the demo world needs #general and alice');
   const fromBot = (m: ChannelMessageEvent) => m.sender_id === client.clientId;
 
-  /** A user writes in #general; resolves with the bot's reply to it. */
+  /** A user types, then writes in #general; resolves with the bot's reply to it. */
   const ask = async (user: string, text: string): Promise<ChannelMessageEvent> => {
     await step();
+    world.as(user).typing(general);
     // Read by the filter below, which runs only after the send assigned it.
     let askedId: string | undefined = undefined;
     const reply = nextMessage(emu, (m) => fromBot(m) && askedId !== undefined && m.references[0]?.message_ref_id === askedId, `the answer to "${text}"`, signal);

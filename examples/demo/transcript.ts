@@ -1,6 +1,6 @@
 /**
  * Turns the emulator's events into readable transcript lines:
- * who said what, in which channel, buttons clicked, tokens sent.
+ * who is typing, who said what, in which channel, buttons clicked, tokens sent.
  */
 import { Events, TypeMessage, type ChannelMessageContent, type EventPayloadMap } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
@@ -17,10 +17,14 @@ function describeEmbed(embed: Embed): string {
 }
 
 function describeEvent(event: TypedEvent, name: Lookup, channel: Lookup, dmPeer: (channelId: string, senderId: string) => string): string | undefined {
+  const placeOf = (m: { clan_id: string; channel_id: string; sender_id: string }, label = channel(m.channel_id)) => (m.clan_id === '0' ? `DM → ${dmPeer(m.channel_id, m.sender_id)}` : `#${label}`);
   switch (event.type) {
+    case Events.MessageTyping:
+      // A notice of its own, not a message with no text.
+      return `[${placeOf(event.data)}] ${event.data.sender_username} is typing…`;
     case Events.ChannelMessage: {
       const m = event.data;
-      const where = m.clan_id === '0' ? `DM → ${dmPeer(m.channel_id, m.sender_id)}` : `#${m.channel_label}`;
+      const where = placeOf(m, m.channel_label);
       const text = m.content.t ?? '';
       const extra = [
         m.content.embed?.length ? `[embed: ${m.content.embed.map(describeEmbed).join(', ')}]` : '',

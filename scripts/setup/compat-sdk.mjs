@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Installs the platform's official SDK for the compat tests (test/compat), apart from
-// clanstream's own dependencies: it has its own package.json and lockfile, and it pulls
-// better-sqlite3, whose native module is built from source against this Node's headers.
+// Installs the platform's published packages for the compat tests (test/compat), apart from
+// clanstream's own dependencies: the bot SDK (mezon-sdk) and the web client and its codec
+// (mezon-js, mezon-js-protobuf), the oracles of the production wire's dialects. They have their
+// own package.json and lockfile; the SDK pulls better-sqlite3, whose native module is built from
+// source against this Node's headers.
 // Idempotent: does nothing when test/compat/node_modules matches the lockfile and the
 // native module loads. Standalone: `node scripts/setup/compat-sdk.mjs`.
 import { spawnSync } from 'node:child_process';
@@ -18,6 +20,8 @@ const lockfile = join(dir, 'package-lock.json');
 const stamp = join(dir, 'node_modules/.clanstream-installed');
 /** Where Debian's nodejs-dev puts this Node's headers: node-gyp builds against them instead of downloading them. */
 const NODE_HEADERS = '/usr/include/node';
+/** The packages the compat tests load, each reported with its installed version. */
+const PACKAGES = Object.keys(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).devDependencies);
 
 const say = (line) => process.stdout.write(`setup/compat-sdk: ${line}\n`);
 
@@ -25,9 +29,10 @@ function lockHash() {
   return createHash('sha256').update(readFileSync(lockfile)).digest('hex');
 }
 
-/** Why an install is needed, or undefined when the installed SDK is current and usable. */
+/** Why an install is needed, or undefined when the installed packages are current and usable. */
 function staleness() {
-  if (!existsSync(join(dir, 'node_modules/mezon-sdk/package.json'))) return 'the SDK is not installed';
+  const missing = PACKAGES.filter((name) => !existsSync(join(dir, 'node_modules', name, 'package.json')));
+  if (missing.length > 0) return `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed`;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== lockHash()) return 'test/compat/package-lock.json changed since the last install';
   // The native module must load in this Node (a Node upgrade needs a rebuild).
   const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: dir, encoding: 'utf8' });
@@ -35,9 +40,15 @@ function staleness() {
   return undefined;
 }
 
+/** `name version` of every package, as installed. */
+function installed() {
+  const require = createRequire(join(dir, 'package.json'));
+  return PACKAGES.map((name) => `${name} ${require(`${name}/package.json`).version}`).join(', ');
+}
+
 const reason = staleness();
 if (!reason) {
-  say('test/compat is up to date');
+  say(`test/compat is up to date: ${installed()}`);
   process.exit(0);
 }
 const env = { ...process.env };
@@ -46,7 +57,7 @@ say(`${reason}: running npm ci in test/compat${env.npm_config_nodedir ? ` (nativ
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const install = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: dir, env, stdio: 'inherit' });
 if (install.status !== 0) {
-  say(`npm ci failed (exit ${install.status ?? install.signal}); the compat tests cannot run without the SDK`);
+  say(`npm ci failed (exit ${install.status ?? install.signal}); the compat tests cannot run without these packages`);
   process.exit(1);
 }
 writeFileSync(stamp, `${lockHash()}\n`);
@@ -55,5 +66,4 @@ if (still) {
   say(`installed, but ${still}`);
   process.exit(1);
 }
-const version = createRequire(join(dir, 'package.json'))('mezon-sdk/package.json').version;
-say(`installed mezon-sdk ${version} in test/compat`);
+say(`installed in test/compat: ${installed()}`);

@@ -1,7 +1,11 @@
+import { ValidationError } from '../errors/validation-error.js';
 import type { ChannelMessageAck, MessageReactionAck } from '../gateway/protocol.js';
 import type { ChannelMessage } from '../events/payloads.js';
 import type { CacheManager } from '../state/cache-manager.js';
-import type { Clan, Message, ReactMessagePayload, TextChannel, User } from '../structures/shapes.js';
+import type { Clan } from '../structures/clan.js';
+import type { Message, ReactMessagePayload } from '../structures/message.js';
+import type { TextChannel } from '../structures/text-channel.js';
+import type { User } from '../structures/user.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
 import type { EditOptions, MessageTarget } from './bot-surface.js';
 import { EventSurface } from './event-surface.js';
@@ -48,6 +52,10 @@ export abstract class CachedSurface extends EventSurface {
    * fetched over REST.
    */
   async messageOf(target: MessageTarget | ChannelMessage): Promise<Message> {
+    // A target without a message id (a typing notice passed by mistake) names no message.
+    if (typeof target?.message_id !== 'string' || target.message_id === '') {
+      throw new ValidationError([{ path: 'message.message_id', message: 'is required: the message to act on (a typing notice is not one)', code: 'invalid' }], 'message target');
+    }
     const channel = this.channels.get(target.channel_id) ?? (await this.channels.fetch(target.channel_id));
     const cached = channel.messages.get(target.message_id);
     if (cached) return cached;

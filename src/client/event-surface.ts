@@ -17,6 +17,7 @@ import type {
   GiveCoffeeEvent,
   MessageButtonClicked,
   MessageReaction,
+  MessageTypingEvent,
   Notifications,
   QuickMenuEvent,
   RoleAssignedEvent,
@@ -142,7 +143,7 @@ export abstract class EventSurface {
     return this.listeners.count(event);
   }
 
-  /** Calls `listener` for a new, edited or deleted message in any channel, thread or DM the client is in; returns the client. */
+  /** Calls `listener` for a new, edited or deleted message in any channel, thread or DM the client is in (never for typing: see {@link EventSurface.onMessageTyping}); returns the client. */
   onChannelMessage(listener: Listener<ChannelMessage>): this {
     return this.on(Events.ChannelMessage, listener);
   }
@@ -241,6 +242,13 @@ export abstract class EventSurface {
   /** Calls `listener` for a user picked one of the bot's quick-menu entries; returns the client. */
   onQuickMenuEvent(listener: Listener<QuickMenuEvent>): this {
     return this.on(Events.QuickMenu, listener);
+  }
+  /**
+   * Calls `listener` when someone types in a channel the client is in; returns the client. Typing is
+   * never a channel message: `onChannelMessage` does not see it and no cache keeps it.
+   */
+  onMessageTyping(listener: Listener<MessageTypingEvent>): this {
+    return this.on(Events.MessageTyping, listener);
   }
 
   /** What collectors read: this surface's streams, ending when it closes. */

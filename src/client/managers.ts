@@ -41,6 +41,7 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
   const api = guardApi(
     protocol.createApi({
       basePath,
+      basePathSetting: config.addressSetting,
       timeoutMs: config.timeout,
       ...config.apiRetry,
       retries: config.apiRetry.retries,
@@ -64,7 +65,7 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
     // Read at each attempt, so a renewed token is used by the next socket.
     url: () => {
       const session = sessions.getSession();
-      if (!session) throw new AuthenticationError('there is no session with a gateway URL; log in first');
+      if (!session) throw new AuthenticationError('there is no session with a gateway URL: call login() first');
       return protocol.gatewayUrl(session);
     },
     wire: protocol.wire,
@@ -72,6 +73,7 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
     ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
     userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),
+    maxInboundFrameBytes: config.maxInboundFrameBytes,
     scheduler: config.scheduler,
     random: config.random,
     reconnect: config.reconnect,

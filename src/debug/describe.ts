@@ -19,6 +19,10 @@ export function describeDebugEvent(event: DebugEvent): string {
       return `fresh session ${event.sessionId} started at event ${event.seq}`;
     case 'frame_ignored':
       return `ignored ${event.what}`;
+    case 'http_answer':
+      return `${event.route.split(' ')[0]} ${event.url} answered ${event.status}`;
+    case 'http_failure':
+      return `${event.route.split(' ')[0]} ${event.url} failed: ${event.reason}`;
     case 'rate_limit_wait':
       return `${event.source === 'http' ? 'HTTP 429' : 'rate_limited'} on ${event.route}: waiting ${Math.round(event.waitMs)} ms`;
     case 'sync_page':

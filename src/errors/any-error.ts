@@ -11,6 +11,7 @@ import type { ListenerError } from './listener-error.js';
 import type { ClosedError } from './closed-error.js';
 import type { BufferOverflowError } from './buffer-overflow-error.js';
 import type { UnsupportedError } from './unsupported-error.js';
+import type { ClockSkewError } from './clock-skew-error.js';
 
 /** Every error clanstream raises, discriminated by `kind`. */
 export type AnyClanstreamError =
@@ -26,4 +27,5 @@ export type AnyClanstreamError =
   | ListenerError
   | ClosedError
   | BufferOverflowError
-  | UnsupportedError;
+  | UnsupportedError
+  | ClockSkewError;

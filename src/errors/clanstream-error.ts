@@ -12,7 +12,8 @@ export type ErrorKind =
   | 'listener'
   | 'overflow'
   | 'closed'
-  | 'unsupported';
+  | 'unsupported'
+  | 'clock_skew';
 
 /**
  * The brand every clanstream error carries. `Symbol.for` makes it the same

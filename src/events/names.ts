@@ -28,6 +28,7 @@ export enum Events {
   ClanEventCreated = 'clan_event_created',
   Notifications = 'notifications',
   QuickMenu = 'quick_menu_event',
+  MessageTyping = 'message_typing_event',
 }
 
 /** Every wire event name, in the order of {@link Events}. */

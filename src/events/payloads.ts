@@ -284,6 +284,24 @@ export interface QuickMenuEvent {
   message_sender_id: string;
 }
 
+/**
+ * Someone is typing in a channel (`message_typing_event`). A notice, not a message: it has no id,
+ * nothing of it is stored (by the server or the client's caches), and nothing can reply to it.
+ */
+export interface MessageTypingEvent {
+  /** `"0"` in the DM space. */
+  clan_id: string;
+  channel_id: string;
+  /** Who is typing. */
+  sender_id: string;
+  mode: ChannelStreamMode;
+  is_public: boolean;
+  sender_username: string;
+  sender_display_name: string;
+  /** The topic (thread) typed in; `""` when none. */
+  topic_id: string;
+}
+
 /** Wire event name → payload type. */
 export interface EventPayloadMap {
   [Events.ChannelMessage]: ChannelMessage;
@@ -311,6 +329,7 @@ export interface EventPayloadMap {
   [Events.ClanEventCreated]: CreateEventRequest;
   [Events.Notifications]: Notifications;
   [Events.QuickMenu]: QuickMenuEvent;
+  [Events.MessageTyping]: MessageTypingEvent;
 }
 
 /** One event as the client delivers it: a discriminated union on `type`. */

@@ -1,17 +1,22 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import { Events, isEventName } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
+import { TypeMessage } from '../model/enums.js';
 import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
 import { normaliseMessage } from './message-shape.js';
 import type { ServerFrame, SocketCodec, WireFrame, WireProtocol } from './wire.js';
 
 export type { ServerFrame } from './wire.js';
+import { typingNotice, typingNoticeOfMessage } from './typing-notice.js';
 
 /** Bounds on what a `hello` may ask of the client. */
 export const HELLO_LIMITS = {
-  /** The heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported. */
-  heartbeatIntervalMs: { minMs: 10, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
+  /**
+   * The heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported.
+   * The floor is a second: a server asking for 0 ms would otherwise get a ping per round trip.
+   */
+  heartbeatIntervalMs: { minMs: 1_000, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
 } as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,12 +54,19 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
     if (!Number.isSafeInteger(frame.seq) || frame.seq < 1) return new ProtocolError('an event frame has an invalid seq', text);
     if (!isEventName(op)) return { kind: 'unknown_event', seq: frame.seq, type: shown(op) };
     if (!isRecord(payload)) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(`the payload of ${shown(op)} is not an object`, text) };
+    const sessionId = typeof frame.session_id === 'string' ? frame.session_id : '';
+    // Typing is a notice, never a message: a channel_message of code 3 is read as message_typing_event.
+    if (op === Events.MessageTyping || (op === Events.ChannelMessage && payload.code === TypeMessage.Typing)) {
+      const notice = op === Events.MessageTyping ? typingNotice(payload) : typingNoticeOfMessage(payload);
+      if (typeof notice === 'string') return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(notice, text) };
+      return { kind: 'event', sessionId, event: { type: Events.MessageTyping, seq: frame.seq, data: notice } };
+    }
     if (op === Events.ChannelMessage) {
       const problem = normaliseMessage(payload);
       if (problem) return { kind: 'invalid_event', seq: frame.seq, error: new ProtocolError(problem, text) };
     }
     const event = { type: op, seq: frame.seq, data: payload as unknown as EventPayloadMap[Events] } as ClanstreamEvent;
-    return { kind: 'event', sessionId: typeof frame.session_id === 'string' ? frame.session_id : '', event };
+    return { kind: 'event', sessionId, event };
   }
   const cid = typeof frame.cid === 'string' ? frame.cid : undefined;
   if (op === 'error') {

@@ -31,6 +31,7 @@ import { localSessionId } from './local-session.js';
 import { NOT_SENT, type ReplyHandler } from './pending-request.js';
 import { heartbeat } from './heartbeat.js';
 import { AttemptEnded, attemptEndedBy } from './attempt-ended.js';
+import { inboundFrameTooLarge } from './frame-limits.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
 import {
   closeCodeInfo,
@@ -94,6 +95,7 @@ export class GatewayConnection {
   private readonly reportProblem = (error: ClanstreamError): void => this.options.report(error);
   /** A resync started by numbering gone wrong is running: another is not started on top of it. */
   private renumberResync: Promise<void> | undefined;
+  /** Every frame sent is checked here against the limit of the server's hello. */
 
   constructor(private readonly options: GatewayConnectionOptions) {
     this.requests = new SocketRequests(options.scheduler, () => this.ready);
@@ -202,7 +204,7 @@ export class GatewayConnection {
   /** One socket, from opening to closing. Never completes: it errors with why it ended. */
   private attempt$(): Observable<never> {
     return new Observable<never>((subscriber) => {
-      const factory = this.options.transport ?? ((url: string) => openTransport(url, this.options.WebSocket));
+      const factory = this.options.transport ?? ((url: string) => openTransport(url, this.options.WebSocket, this.options.maxInboundFrameBytes));
       const subscriptions: Subscription[] = [];
       const end = (error: unknown) => subscriber.error(error);
       const keep = (s: Subscription) => subscriptions.push(s);
@@ -224,6 +226,12 @@ export class GatewayConnection {
               this.opened(signal.transport, end, keep, socket);
             } else if (signal.type === 'message') {
               this.onFrame(signal.data, end, keep, socket);
+            } else if (signal.type === 'oversized') {
+              // A resume would have the server send the same frame again: a fresh session (and a resync) instead.
+              this.options.report(inboundFrameTooLarge(signal));
+              const reason = 'a frame from the server was over maxInboundFrameBytes';
+              this.resyncReason ??= reason;
+              end(new AttemptEnded(1009, reason, 'reconnect'));
             } else {
               const info = closeCodeInfo(signal.code);
               // A close reason is the server's text: it may echo a secret, and it reaches lifecycle$ and errors.
@@ -312,6 +320,8 @@ export class GatewayConnection {
         socket.greeted = true;
         // An absurd interval was replaced by the nearest bound (HELLO_LIMITS): the handshake goes on, and the error stream hears of it.
         if (frame.problem) this.options.report(frame.problem);
+        const frameLimitProblem = this.requests.frameSizes.greet(frame.hello.max_frame_bytes, frameExcerpt(wireFrame));
+        if (frameLimitProblem) this.options.report(frameLimitProblem);
         this.greeted(frame.hello.heartbeat_interval_ms, end, keep);
         return;
       }

@@ -6,6 +6,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import type { SecretRedactor } from '../util/redact.js';
 import { checkWait } from '../util/wait-limits.js';
 import { GATEWAY_LIMITS } from './connection-options.js';
+import { FrameSizeGuard } from './frame-limits.js';
 import type { PendingRequest, ReplyHandler } from './pending-request.js';
 import { PendingRequests } from './pending-requests.js';
 import type { Transport } from './transport.js';
@@ -19,6 +20,8 @@ import { frameExcerpt, type SocketCodec, type WireFrame } from './wire.js';
  */
 export class SocketRequests {
   readonly pending: PendingRequests;
+  /** The size checks of outgoing frames, against the limit the server's hello announced. */
+  readonly frameSizes = new FrameSizeGuard();
   private transport: Transport | undefined;
   private socketCodec: SocketCodec | undefined;
 
@@ -74,8 +77,17 @@ export class SocketRequests {
       handler.error(error instanceof ClanstreamError ? error : new ProtocolError(`${op} could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
       return undefined;
     }
-    if (typeof frames === 'string' || frames instanceof Uint8Array) transport.send(frames);
-    else for (const frame of frames) transport.send(frame);
+    const all: readonly WireFrame[] = typeof frames === 'string' || frames instanceof Uint8Array ? [frames] : frames;
+    for (const frame of all) {
+      const tooLarge = this.frameSizes.refusal(op, frame);
+      if (tooLarge) {
+        // Sent, it would be refused or cut off with 1009, and resent after every reconnect: nothing of it is written.
+        this.pending.delete(request.cid);
+        handler.error(tooLarge);
+        return undefined;
+      }
+    }
+    for (const frame of all) transport.send(frame);
     return request;
   }
 

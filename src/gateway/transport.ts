@@ -1,6 +1,8 @@
 import IsomorphicWebSocket from 'isomorphic-ws';
 import { Observable } from 'rxjs';
 import type { WireFrame } from './wire.js';
+import { FRAME_LIMITS, overflowOfError, overflowOfText, type InboundOverflow } from './frame-limits.js';
+import { socketFailure } from './socket-failure.js';
 
 /** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
 export interface SocketLike {
@@ -21,8 +23,11 @@ export interface SocketLike {
   onerror: ((event: unknown) => void) | null;
 }
 
-/** A WebSocket constructor. */
-export type WebSocketLike = new (url: string) => SocketLike;
+/**
+ * A WebSocket constructor. `options.maxPayload` is the largest message to read (`ws` honours it;
+ * a browser's WebSocket ignores it, and the client checks each message instead).
+ */
+export type WebSocketLike = new (url: string, protocols?: string | string[], options?: { maxPayload?: number }) => SocketLike;
 
 /** An open socket, as the connection uses it. */
 export interface Transport {
@@ -38,6 +43,8 @@ export type TransportSignal =
   | WireFrame
   | { type: 'open'; transport: Transport }
   | { type: 'message'; data: WireFrame }
+  /** A frame over the inbound limit, not handed over (the socket is no use after it). */
+  | InboundOverflow
   | { type: 'close'; code: number; reason: string };
 
 /** What `ws` hands a message listener. */
@@ -71,14 +78,19 @@ function bytesOf(data: Uint8Array | ArrayBuffer | ArrayBufferView | readonly Uin
 
 /**
  * Opens a WebSocket when subscribed: emits `open`, then every frame (text as
- * a string, binary as a Uint8Array), then `close` (and completes).
+ * a string, binary as a Uint8Array), then `close` (and completes). A frame
+ * over `maxInboundBytes` is not read: `oversized` is emitted in its place.
  * Unsubscribing closes the socket with 1000.
  */
-export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSocket as unknown as WebSocketLike): Observable<TransportSignal> {
+export function openTransport(
+  url: string,
+  Ctor: WebSocketLike = IsomorphicWebSocket as unknown as WebSocketLike,
+  maxInboundBytes: number = FRAME_LIMITS.maxInboundFrameBytes,
+): Observable<TransportSignal> {
   return new Observable<TransportSignal>((subscriber) => {
     let socket: SocketLike;
     try {
-      socket = new Ctor(url);
+      socket = new Ctor(url, undefined, { maxPayload: maxInboundBytes });
     } catch (error) {
       // A malformed URL throws synchronously; report it like any failed connection.
       subscriber.next({ type: 'close', code: 1006, reason: error instanceof Error ? error.message.replace(/token=[^&\s]+/g, 'token=[redacted]') : 'could not open' });
@@ -98,22 +110,34 @@ export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSo
     const nodeSocket = socket as unknown as Partial<NodeStyleSocket>;
     if (typeof nodeSocket.on === 'function') {
       nodeSocket.on('message', (data, isBinary) => {
-        subscriber.next(isBinary ? bytesOf(data) : data.toString());
+        const bytes = bytesOf(data);
+        // ws stops a message over maxPayload at its header; this catches a socket that was not told the limit.
+        if (bytes.byteLength > maxInboundBytes) subscriber.next({ type: 'oversized', bytes: bytes.byteLength, limit: maxInboundBytes });
+        else subscriber.next(isBinary ? bytes : data.toString());
       });
     } else {
       // Browsers hand binary frames over as Blobs unless told otherwise; a Blob can only be read asynchronously, out of order.
       socket.binaryType = 'arraybuffer';
       socket.onmessage = (event) => {
         const { data } = event;
-        if (typeof data === 'string') subscriber.next(data);
-        else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) subscriber.next(bytesOf(data));
+        if (typeof data === 'string') subscriber.next(overflowOfText(data, maxInboundBytes) ?? data);
+        else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+          const bytes = bytesOf(data);
+          subscriber.next(bytes.byteLength > maxInboundBytes ? { type: 'oversized', bytes: bytes.byteLength, limit: maxInboundBytes } : bytes);
+        }
       };
     }
-    // Errors are always followed by a close event, which carries the code; nothing to do here.
-    socket.onerror = () => {};
+    // An error is always followed by a close, which carries the code; ws refusing a message over maxPayload is said
+    // first, and when the close has no reason of its own, the error explains it.
+    let failure: unknown;
+    socket.onerror = (event) => {
+      failure = event;
+      const overflow = overflowOfError(event, socket, maxInboundBytes);
+      if (overflow) subscriber.next(overflow);
+    };
     socket.onclose = (event) => {
       closed = true;
-      subscriber.next({ type: 'close', code: event.code, reason: event.reason });
+      subscriber.next({ type: 'close', code: event.code, reason: event.reason || (failure === undefined ? '' : socketFailure(url, failure)) });
       subscriber.complete();
     };
     return () => {

@@ -1,5 +1,5 @@
 import { Events } from '../events/names.js';
-import type { ChannelMessage, ClanstreamEvent, MessageButtonClicked } from '../events/payloads.js';
+import type { ChannelMessage, ClanstreamEvent, MessageButtonClicked, MessageTypingEvent } from '../events/payloads.js';
 import { ChannelStreamMode, TypeMessage } from '../model/enums.js';
 
 let seq = 0;
@@ -67,4 +67,31 @@ export function buttonClickEvent(messageId: string, buttonId: string, userId = '
     seq,
     data: { message_id: messageId, channel_id: 'channel-1', button_id: buttonId, sender_id: 'bot', user_id: userId, extra_data: '', ...extra },
   };
+}
+
+/**
+ * A `message_typing_event` for marble tests: `userId` is typing in channel-1. A notice, not a
+ * message: a bot's `stream(Events.ChannelMessage)` never sees it.
+ *
+ * @example
+ * ```ts
+ * import { typingEvent } from 'clanstream/testing';
+ *
+ * const typing = typingEvent('user-2', { sender_username: 'bob' });
+ * ```
+ */
+export function typingEvent(userId = 'user-1', overrides: Partial<MessageTypingEvent> = {}): ClanstreamEvent {
+  seq += 1;
+  const data: MessageTypingEvent = {
+    clan_id: 'clan-1',
+    channel_id: 'channel-1',
+    sender_id: userId,
+    mode: ChannelStreamMode.STREAM_MODE_CHANNEL,
+    is_public: true,
+    sender_username: 'alice',
+    sender_display_name: 'Alice',
+    topic_id: '',
+    ...overrides,
+  };
+  return { type: Events.MessageTyping, seq, data };
 }

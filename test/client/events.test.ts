@@ -1,5 +1,5 @@
 /**
- * Events on a logged-in client (SPEC §6): every one of the 25 event kinds,
+ * Events on a logged-in client (SPEC §6 and typing): every one of the 26 event kinds,
  * triggered through the emulator's test API, arrives typed on
  * client.stream(type), its on* method, client.on(type) and
  * client.iterate(type); events$ envelopes; listener isolation and removal;
@@ -90,6 +90,7 @@ const ON_METHOD: { [K in Events]: (client: ServiceClient, listener: Listener<Eve
   [Events.ClanEventCreated]: (c, l) => c.onClanEventCreated(l),
   [Events.Notifications]: (c, l) => c.onNotification(l),
   [Events.QuickMenu]: (c, l) => c.onQuickMenuEvent(l),
+  [Events.MessageTyping]: (c, l) => c.onMessageTyping(l),
 };
 
 /** Triggers one event of a kind for the bot and returns fields its payload must have. */
@@ -210,6 +211,10 @@ const TRIGGERS: { [K in Events]: Trigger<K> } = {
     w.emu.triggerQuickMenu({ userId: w.alice.id, channelId: w.general, menuName: 'help', text: '/help please' });
     return { menu_name: 'help', sender_id: w.bot.botId, message_sender_id: w.alice.id, message: expect.objectContaining({ content: { t: '/help please' } }) };
   },
+  [Events.MessageTyping]: async (w) => {
+    w.emu.as(w.alice.id).typing(w.general);
+    return { clan_id: w.clanId, channel_id: w.general, sender_id: w.alice.id, sender_username: 'alice', sender_display_name: 'Alice', mode: 2, is_public: true, topic_id: '' };
+  },
 };
 
 /** Registers the four consumers of one kind, triggers it, and checks all four saw the same typed payload. */
@@ -247,8 +252,8 @@ async function deliversOnEveryApi<K extends Events>(type: K): Promise<void> {
 }
 
 describe('every event kind', () => {
-  it('covers all 25 kinds of src/events/names.ts', () => {
-    expect(ALL_EVENTS).toHaveLength(25);
+  it('covers all 26 kinds of src/events/names.ts', () => {
+    expect(ALL_EVENTS).toHaveLength(26);
     expect(Object.keys(TRIGGERS).sort()).toEqual([...ALL_EVENTS].sort());
   });
 

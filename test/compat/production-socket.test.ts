@@ -7,7 +7,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { ChannelMessageSendSchema, EnvelopeSchema, Error_Code, MessageTypingEventSchema, PingSchema } from '../../src/emulator/compat/schema/production_pb.js';
+import { ChannelMessageSendSchema, EnvelopeSchema, Error_Code, LastSeenMessageEventSchema, MessageTypingEventSchema, PingSchema } from '../../src/production/schema/sdk-2.8.33_pb.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { until } from '../helpers/client.js';
 import { api, authenticate } from '../helpers/raw.js';
@@ -56,9 +56,37 @@ describe('the production socket', () => {
   });
 
   it('refuses a request it does not serve with the production error, and keeps serving', async () => {
-    const answer = await socket.request({ case: 'messageTypingEvent', value: create(MessageTypingEventSchema, { clanId: world.clan!.id, channelId: general }) });
-    expect(answer.message).toEqual({ case: 'error', value: expect.objectContaining({ code: Error_Code.UNRECOGNIZED_PAYLOAD, message: expect.stringContaining('message_typing_event is not served') }) });
+    const answer = await socket.request({ case: 'lastSeenMessageEvent', value: create(LastSeenMessageEventSchema, { clanId: world.clan!.id, channelId: general }) });
+    expect(answer.message).toEqual({ case: 'error', value: expect.objectContaining({ code: Error_Code.UNRECOGNIZED_PAYLOAD, message: expect.stringContaining('last_seen_message_event is not served') }) });
     expect((await socket.request({ case: 'ping', value: {} })).message.case).toBe('pong');
+  });
+
+  it('pushes typing as the production typing envelope, never as a channel message, and stores nothing', async () => {
+    world.as('alice').typing(general);
+    const said = world.as('alice').send(general, 'typed');
+    const typing = await socket.push('messageTypingEvent');
+    expect(typing).toMatchObject({ clanId: world.clan!.id, channelId: general, senderId: world.accounts.alice!.id, mode: 2, isPublic: true, senderUsername: 'alice', senderDisplayName: 'Alice', topicId: '' });
+    await socket.push('channelMessage', (m) => m.messageId === said.message_id);
+    expect(socket.received.filter((e) => e.message.case === 'channelMessage').map((e) => (e.message.value as { messageId: string }).messageId)).toEqual([said.message_id]);
+    expect(world.emu.messages(general).map((m) => m.content.t)).toEqual(['typed']);
+  });
+
+  it("serves the SDK's writeMessageTyping: the others are told, the typist is answered with the notice", async () => {
+    const bob = await authenticate(world.emu.url, { id: world.accounts.bob!.id, token: world.accounts.bob!.token });
+    const bobSocket = await ProductionSocket.open(world.emu.url, bob.token);
+    try {
+      const answer = await bobSocket.request({ case: 'messageTypingEvent', value: create(MessageTypingEventSchema, { clanId: world.clan!.id, channelId: general, mode: 2, isPublic: true }) });
+      const notice = { clanId: world.clan!.id, channelId: general, senderId: world.accounts.bob!.id, senderUsername: 'bob', mode: 2, isPublic: true };
+      expect(answer.message).toEqual({ case: 'messageTypingEvent', value: expect.objectContaining(notice) });
+      expect(await socket.push('messageTypingEvent')).toMatchObject(notice);
+      // Typing where bob may not write is refused as any write is.
+      const staff = world.channels.staff!.channel_id;
+      const refused = await bobSocket.request({ case: 'messageTypingEvent', value: create(MessageTypingEventSchema, { clanId: world.clan!.id, channelId: staff }) });
+      expect(refused.message).toEqual({ case: 'error', value: expect.objectContaining({ code: Error_Code.RUNTIME_EXCEPTION, context: expect.objectContaining({ status: '403' }) }) });
+      expect(world.emu.messages(general)).toEqual([]);
+    } finally {
+      bobSocket.close();
+    }
   });
 
   it('refuses an envelope field it does not know (a request of a newer SDK) under its cid', async () => {

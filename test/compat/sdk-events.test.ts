@@ -1,6 +1,6 @@
 /**
- * Every event the official SDK's on* listeners expose reaches an unchanged
- * SDK bot (bots/audit-bot.mjs) over the compat socket, with the fields the
+ * Every event the official SDK's on* listeners expose, and typing, reaches an
+ * unchanged SDK bot (bots/audit-bot.mjs) over the compat socket, with the fields the
  * SDK's own decoder reads: each is caused through the emulator's test API and
  * checked where the bot wrote it down.
  */
@@ -53,6 +53,25 @@ describeWithSdk('every on* listener of an official SDK bot', () => {
     expect(await bot.report('message_button_clicked')).toEqual({ message_id: own.message_id, channel_id: general, button_id: 'yes', sender_id: world.bot.id, user_id: id('carol'), extra_data: '' });
     world.as('carol').selectDropdown({ messageId: own.message_id, selectId: 'pick', values: ['a'] });
     expect(await bot.report('dropdown_box_selected')).toEqual({ message_id: own.message_id, channel_id: general, selectbox_id: 'pick', sender_id: world.bot.id, user_id: id('carol'), values: ['a'] });
+  });
+
+  it('hears typing as the typing envelope, never as a channel message', async () => {
+    const general = world.channels.general!.channel_id;
+    world.as('carol').typing(general);
+    const said = world.as('carol').send(general, 'typed it');
+    expect(await bot.report('message_typing_event')).toEqual({
+      clan_id: world.clan!.id,
+      channel_id: general,
+      sender_id: id('carol'),
+      mode: 2,
+      is_public: true,
+      sender_username: 'carol',
+      sender_display_name: 'Carol',
+      topic_id: '',
+    });
+    await bot.report('channel_message', (m) => m.message_id === said.message_id);
+    // Before its own envelope, typing reached onChannelMessage as a message of code 3 and no text.
+    expect(bot.all('channel_message').filter((m) => m.code === 3)).toEqual([]);
   });
 
   it('hears channels created, updated and deleted', async () => {

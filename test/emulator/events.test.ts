@@ -222,6 +222,16 @@ const SCHEMAS: Record<Events, Schema> = {
     ],
   },
   [Events.QuickMenu]: { menu_name: 'string', message: CHANNEL_MESSAGE, sender_id: 'string', message_sender_id: 'string' },
+  [Events.MessageTyping]: {
+    clan_id: 'string',
+    channel_id: 'string',
+    sender_id: 'string',
+    mode: 'number',
+    is_public: 'boolean',
+    sender_username: 'string',
+    sender_display_name: 'string',
+    topic_id: 'string',
+  },
 };
 
 function kindOf(value: unknown): Kind | 'null' | 'undefined' {
@@ -803,6 +813,19 @@ const SCENARIOS: Record<Events, Scenario> = {
     const q = await pushed(gw, Events.QuickMenu, sinceActor);
     expect(q).toMatchObject({ menu_name: menu, sender_id: w.bot.id, message_sender_id: w.bob.id, message: { sender_id: w.bob.id, channel_id: w.general } });
   },
+
+  [Events.MessageTyping]: async (w, gw) => {
+    const since = await mark(gw);
+    const storedBefore = w.emu.messages(w.general).length;
+    const returned = w.emu.as(w.alice.id).typing(w.general, 'topic-1');
+    const p = await pushed(gw, Events.MessageTyping, since);
+    expect(p).toEqual({ clan_id: w.clanA, channel_id: w.general, sender_id: w.alice.id, mode: 2, is_public: true, sender_username: 'alice', sender_display_name: 'Alice', topic_id: 'topic-1' });
+    expect(returned).toEqual(p);
+    // A notice, not a message: no channel_message for it, and nothing stored.
+    await barrier(gw);
+    expect(pushesSince(gw, Events.ChannelMessage, since)).toEqual([]);
+    expect(w.emu.messages(w.general)).toHaveLength(storedBefore);
+  },
 };
 
 /** Waits until at least `count` pushes of a type arrived after a frame index. */
@@ -822,8 +845,8 @@ describe('every event kind reaches a subscribed bot session', () => {
     botGw = await open(w.bot, [w.clanA]);
   });
 
-  it('covers all 25 event kinds', () => {
-    expect(ALL_EVENTS).toHaveLength(25);
+  it('covers all 26 event kinds', () => {
+    expect(ALL_EVENTS).toHaveLength(26);
     expect(Object.keys(SCENARIOS).sort()).toEqual([...ALL_EVENTS].sort());
   });
 
@@ -836,7 +859,7 @@ describe('every event kind reaches a subscribed bot session', () => {
     });
   }
 
-  it('pushes all 25 kinds to one session with strictly increasing seq', async () => {
+  it('pushes all 26 kinds to one session with strictly increasing seq', async () => {
     for (const type of ALL_EVENTS) await SCENARIOS[type](w, botGw);
     await barrier(botGw);
     const events = expectWellFormedPushes(botGw);
@@ -1020,6 +1043,7 @@ describe('who receives what', () => {
     const thread = w.emu.createChannel({ clanId: w.clanA, name: 'secret-thread', type: ChannelType.CHANNEL_TYPE_THREAD, parentId: w.priv });
     w.emu.as(w.bob.id).send(thread.channel_id, 'in the thread');
     const hidden = w.emu.createChannel({ clanId: w.clanA, name: 'hidden', private: true, memberIds: [w.bot.id] });
+    w.emu.as(w.bob.id).typing(w.priv);
     w.emu.as(w.bot.id).send(w.general, 'public marker');
     await botGw.waitForEvents(1, Events.ChannelCreated);
     const markers = await botGw.waitForEvents(4, Events.ChannelMessage);
@@ -1037,6 +1061,7 @@ describe('who receives what', () => {
     expect(botGw.events(Events.ChannelCreated).map((f) => (f[Events.ChannelCreated] as Payload).channel_id)).toContain(hidden.channel_id);
     expect(botGw.events(Events.MessageReaction)).toHaveLength(1);
     expect(botGw.events(Events.ChannelUpdated)).toHaveLength(1);
+    expect(botGw.events(Events.MessageTyping).map((f) => (f[Events.MessageTyping] as Payload).channel_id)).toEqual([w.priv]);
     // Once carol is given access, she hears the channel.
     w.emu.addChannelMember(w.priv, w.carol.id);
     w.emu.as(w.bob.id).send(w.priv, 'welcome carol');

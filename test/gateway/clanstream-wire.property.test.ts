@@ -3,7 +3,8 @@
  * sends — arbitrary text, arbitrary JSON, `__proto__` keys, huge numbers,
  * nested junk — it never throws, returns a well-formed ServerFrame or a
  * ProtocolError with a short excerpt, round-trips event payloads, normalises
- * every channel_message, and never pollutes a built-in prototype.
+ * every channel_message and typing notice (never a message), and never
+ * pollutes a built-in prototype.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,7 @@ function expectWellFormed(frame: ServerFrame): void {
       expect(Number.isSafeInteger(frame.event.seq) && frame.event.seq >= 1).toBe(true);
       expect(isRecord(frame.event.data)).toBe(true);
       if (frame.event.type === Events.ChannelMessage) expectNormalisedMessage(frame.event.data as unknown as Record<string, unknown>);
+      if (frame.event.type === Events.MessageTyping) expectNormalisedTyping(frame.event.data as unknown as Record<string, unknown>);
       return;
     }
     case 'reply':
@@ -79,6 +81,14 @@ function expectNormalisedMessage(data: Record<string, unknown>): void {
   expect(isRecord(data.content)).toBe(true);
   for (const key of ['mentions', 'attachments', 'reactions', 'references']) expect(Array.isArray(data[key])).toBe(true);
   expect(typeof data.code).toBe('number');
+}
+
+/** A typing notice: exactly its eight declared fields, each of its type. */
+function expectNormalisedTyping(data: Record<string, unknown>): void {
+  expect(Object.keys(data).sort()).toEqual(['channel_id', 'clan_id', 'is_public', 'mode', 'sender_display_name', 'sender_id', 'sender_username', 'topic_id']);
+  for (const key of ['channel_id', 'clan_id', 'sender_display_name', 'sender_id', 'sender_username', 'topic_id']) expect(typeof data[key]).toBe('string');
+  expect(typeof data.mode).toBe('number');
+  expect(typeof data.is_public).toBe('boolean');
 }
 
 const FRAME_KEYS = ['seq', 'cid', 'session_id', 'hello', 'error', 'pong', 'ready', 'resumed', 'resume_failed', ...ALL_EVENTS];
@@ -118,7 +128,8 @@ describe('decodeFrame: properties', () => {
   });
 
   it('an event frame with a valid seq round-trips its payload, in any key order', () => {
-    const names = ALL_EVENTS.filter((e) => e !== Events.ChannelMessage);
+    // Channel messages and typing notices are normalised (properties below); every other payload is passed on as sent.
+    const names = ALL_EVENTS.filter((e) => e !== Events.ChannelMessage && e !== Events.MessageTyping);
     fc.assert(
       fc.property(
         fc.constantFrom(...names),
@@ -147,7 +158,8 @@ describe('decodeFrame: properties', () => {
       attachments: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
       reactions: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
       references: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
-      code: fc.integer(),
+      // Code 3 is typing, which is not a message (the property after the next).
+      code: fc.integer().filter((code) => code !== 3),
       extra: fc.jsonValue({ maxDepth: 2 }),
     });
     fc.assert(
@@ -193,6 +205,11 @@ describe('decodeFrame: properties', () => {
       fc.property(payload, fc.integer({ min: 1, max: 1000 }), (payloadText, seq) => {
         const frame = decodeChecked(`{"seq":${seq},"session_id":"S","channel_message":${payloadText}}`);
         const raw = JSON.parse(payloadText) as Record<string, unknown>;
+        if (raw.code === 3) {
+          // Typing: never a channel_message (see the typing property).
+          expect(frame).not.toMatchObject({ event: { type: Events.ChannelMessage } });
+          return;
+        }
         const hasIds = (typeof raw.message_id === 'string' || typeof raw.id === 'string') && typeof raw.channel_id === 'string';
         if (!hasIds) {
           // Refused, with its seq kept so the connection still counts it.
@@ -212,6 +229,38 @@ describe('decodeFrame: properties', () => {
           }
         }
         expect(data.content).toEqual(isRecord(expected) ? expected : {});
+        expectNoPollution(before);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('typing is never a message: message_typing_event and a channel_message of code 3 decode to the notice, or are refused with their seq', () => {
+    const field = () => fc.oneof(jsonText([], 1), fc.string({ unit: 'binary', maxLength: 10 }).map((s) => JSON.stringify(s)), numberLiteral, fc.constantFrom('true', 'false'));
+    const keys = ['message_id', 'clan_id', 'channel_id', 'sender_id', 'mode', 'is_public', 'sender_username', 'sender_display_name', 'username', 'display_name', 'topic_id', 'content'] as const;
+    const payload = fc
+      .tuple(fc.dictionary(fc.constantFrom(...keys), field(), { maxKeys: keys.length }), fc.array(fc.tuple(jsonKey(), field()), { maxLength: 3 }))
+      .map(([known, extra]) => [...Object.entries(known), ...extra]);
+    const before = prototypeSnapshot();
+    fc.assert(
+      fc.property(payload, fc.boolean(), fc.integer({ min: 1, max: 1000 }), (entries, asMessage, seq) => {
+        const fields = [...entries, ...(asMessage ? [['code', '3'] as const] : [])];
+        const payloadText = `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+        const frame = decodeChecked(`{"seq":${seq},"session_id":"S",${JSON.stringify(asMessage ? Events.ChannelMessage : Events.MessageTyping)}:${payloadText}}`);
+        const raw = JSON.parse(payloadText) as Record<string, unknown>;
+        if (typeof raw.channel_id !== 'string' || typeof raw.sender_id !== 'string') {
+          expect(frame).toMatchObject({ kind: 'invalid_event', seq });
+          return;
+        }
+        if (frame instanceof ProtocolError || frame.kind !== 'event') throw new Error(`a typing notice with its ids was refused: ${payloadText}`);
+        expect(frame.event.type).toBe(Events.MessageTyping);
+        const name = (key: string) => (typeof raw[key] === 'string' ? raw[key] : '');
+        expect(frame.event.data).toMatchObject({
+          channel_id: raw.channel_id,
+          sender_id: raw.sender_id,
+          sender_username: name(asMessage ? 'username' : 'sender_username'),
+          sender_display_name: name(asMessage ? 'display_name' : 'sender_display_name'),
+        });
         expectNoPollution(before);
       }),
       { numRuns: RUNS },

@@ -1,7 +1,8 @@
 /**
  * decodeFrame (src/gateway/clanstream-wire.ts): every server frame kind of PROTOCOL
- * §4.2, channel_message normalisation, and bad input, which never throws and
- * becomes a ProtocolError carrying a short excerpt of the frame.
+ * §4.2, channel_message normalisation, typing (never a message), and bad
+ * input, which never throws and becomes a ProtocolError carrying a short
+ * excerpt of the frame.
  */
 import { describe, expect, it } from 'vitest';
 import { Events, ProtocolError } from '../../src/index.js';
@@ -35,6 +36,17 @@ const MESSAGE = {
   category_name: 'Text Channels',
 };
 
+const TYPING = {
+  clan_id: '1840000000000000005',
+  channel_id: '1840000000000000006',
+  sender_id: '1840000000000000002',
+  mode: 2,
+  is_public: true,
+  sender_username: 'alice',
+  sender_display_name: 'Alice',
+  topic_id: '',
+};
+
 function decoded(text: string): ServerFrame {
   const frame = decodeFrame(text);
   if (frame instanceof ProtocolError) throw new Error(`unexpected ProtocolError: ${frame.message}`);
@@ -61,7 +73,7 @@ describe('decodeFrame: frame kinds', () => {
 
   it('every event name is recognised as an event', () => {
     for (const type of Object.values(Events)) {
-      const data = type === Events.ChannelMessage ? MESSAGE : { some: 'field' };
+      const data = type === Events.ChannelMessage ? MESSAGE : type === Events.MessageTyping ? TYPING : { some: 'field' };
       const frame = decoded(JSON.stringify({ seq: 1, session_id: 'S1', [type]: data }));
       expect(frame).toMatchObject({ kind: 'event', event: { type, seq: 1 } });
     }
@@ -125,6 +137,55 @@ describe('decodeFrame: channel_message normalisation', () => {
   it('refuses a channel_message without a message id or a channel id', () => {
     expect(refused(JSON.stringify({ seq: 1, session_id: 'S1', channel_message: { channel_id: 'C1' } })).message).toBe('channel_message without message_id');
     expect(refused(JSON.stringify({ seq: 1, session_id: 'S1', channel_message: { message_id: 'M1' } })).message).toBe('channel_message without channel_id');
+  });
+});
+
+describe('decodeFrame: typing is its own event, never a message', () => {
+  const event = (op: string, data: Record<string, unknown>) => {
+    const frame = decoded(JSON.stringify({ seq: 4, session_id: 'S1', [op]: data }));
+    if (frame.kind !== 'event') throw new Error(`not an event: ${frame.kind}`);
+    return frame.event;
+  };
+
+  it('message_typing_event is delivered as sent', () => {
+    expect(event(Events.MessageTyping, TYPING)).toEqual({ type: Events.MessageTyping, seq: 4, data: TYPING });
+  });
+
+  it('a channel_message of code 3 from another server is read as message_typing_event, with the same seq', () => {
+    const typingMessage = { ...MESSAGE, code: 3, content: { t: '' }, topic_id: 'T1' };
+    expect(event(Events.ChannelMessage, typingMessage)).toEqual({
+      type: Events.MessageTyping,
+      seq: 4,
+      data: { ...TYPING, topic_id: 'T1' },
+    });
+    // Without an id, content or arrays too: a notice needs none of them.
+    expect(event(Events.ChannelMessage, { channel_id: 'C1', sender_id: 'U1', code: 3 })).toEqual({
+      type: Events.MessageTyping,
+      seq: 4,
+      data: { clan_id: '', channel_id: 'C1', sender_id: 'U1', mode: 0, is_public: false, sender_username: '', sender_display_name: '', topic_id: '' },
+    });
+    // Other codes stay messages.
+    expect(event(Events.ChannelMessage, { ...MESSAGE, code: 4 }).type).toBe(Events.ChannelMessage);
+  });
+
+  it('fills missing or mistyped optional fields, keeps only the declared ones', () => {
+    expect(event(Events.MessageTyping, { channel_id: 'C1', sender_id: 'U1', mode: '2', is_public: 'yes', extra: 1 }).data).toEqual({
+      clan_id: '',
+      channel_id: 'C1',
+      sender_id: 'U1',
+      mode: 0,
+      is_public: false,
+      sender_username: '',
+      sender_display_name: '',
+      topic_id: '',
+    });
+  });
+
+  it('refuses a notice without its channel or its typist, keeping its seq', () => {
+    expect(refused(JSON.stringify({ seq: 1, session_id: 'S1', message_typing_event: { sender_id: 'U1' } })).message).toBe('message_typing_event without channel_id');
+    expect(refused(JSON.stringify({ seq: 1, session_id: 'S1', message_typing_event: { channel_id: 'C1' } })).message).toBe('message_typing_event without sender_id');
+    expect(refused(JSON.stringify({ seq: 1, session_id: 'S1', channel_message: { message_id: 'M1', channel_id: 'C1', code: 3 } })).message).toBe('a channel_message of code 3 (typing) without sender_id');
+    expect(decodeFrame(JSON.stringify({ seq: 6, session_id: 'S1', message_typing_event: {} }))).toMatchObject({ kind: 'invalid_event', seq: 6 });
   });
 });
 

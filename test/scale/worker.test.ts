@@ -57,6 +57,25 @@ describe.skipIf(!runRedisTests)('WorkerClient with a gateway', () => {
     expect(events).toEqual([Events.ChannelMessage, Events.ChannelMessage]);
   });
 
+  it('hears typing on onMessageTyping and stream(MessageTyping), never as a channel message', async () => {
+    const w = await t.world();
+    await t.gateway(w);
+    const worker = await t.worker(w, 'worker-1');
+    const typing: string[] = [];
+    const streamedTyping: string[] = [];
+    const messages: string[] = [];
+    worker.onMessageTyping((notice) => void typing.push(notice.sender_id));
+    worker.stream(Events.MessageTyping).subscribe((notice) => streamedTyping.push(`${notice.sender_username} in ${notice.channel_id}`));
+    worker.onChannelMessage((m) => void messages.push(m.content.t ?? ''));
+    w.emu.as(w.alice.id).typing(w.general);
+    w.emu.as(w.alice.id).send(w.general, 'typed');
+    await until(() => messages.length === 1 && typing.length === 1, 'the notice and the message', 10_000);
+    expect(typing).toEqual([w.alice.id]);
+    expect(streamedTyping).toEqual([`alice in ${w.general}`]);
+    expect(messages).toEqual(['typed']);
+    expect(worker.channels.get(w.general)?.messages.map((m) => m.content.t)).toEqual(['typed']);
+  });
+
   it("a refusal by the platform reaches the worker as the same typed error, and bad input is refused before it leaves", async () => {
     const w = await t.world();
     await t.gateway(w);

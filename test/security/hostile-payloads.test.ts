@@ -89,6 +89,7 @@ function validEvents(): Array<{ type: Events; data: Json }> {
     [Events.ClanEventCreated]: { event_id: 'e1', title: 'Party', description: '', logo: '', clan_id: CLAN, channel_id: CHANNEL, channel_voice_id: '', address: '', start_time_seconds: 1, end_time_seconds: 2, event_status: 1, action: 1, repeat_type: 0, creator_id: 'alice', user_id: 'alice', is_private: false },
     [Events.Notifications]: { notifications: [{ id: 'n1', subject: 's', content: 'c', code: 1, sender_id: 'alice', create_time_seconds: 1, persistent: true, clan_id: CLAN, channel_id: CHANNEL, channel_type: 1, topic_id: '', category: 1 }] },
     [Events.QuickMenu]: { menu_name: 'help', message: of(messageEvent({ message_id: 'm3', id: 'm3' })).data, sender_id: 'alice', message_sender_id: SELF },
+    [Events.MessageTyping]: { clan_id: CLAN, channel_id: CHANNEL, sender_id: 'alice', mode: 2, is_public: true, sender_username: 'alice', sender_display_name: 'Alice', topic_id: '' },
   };
   const dm = of(dmEvent('dm1', 'alice', { message_id: 'm4', id: 'm4' }));
   return [...Object.entries(fixed).map(([type, data]) => ({ type: type as Events, data })), dm];

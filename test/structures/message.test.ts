@@ -2,11 +2,11 @@
  * Message (SPEC §2.6, §4.1.4) against the emulator: reply (same channel, a
  * reference to the original, topic defaulting to the original's — the
  * reference SDK loses it), update, react add/remove, delete (the message
- * leaves channel.messages), and content refused before anything is sent.
+ * leaves channel.messages), content refused before anything is sent, and no
+ * reply to a typing notice.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayError, ValidationError } from '../../src/index.js';
-import { MessageStructure } from '../../src/structures/message.js';
+import { GatewayError, Message, TypeMessage, ValidationError, type ChannelMessage, type MessageTypingEvent } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { cachedChannel, cachedMessage, lastStored, loggedIn, rejection, Tracker, type World } from './support.js';
 
@@ -25,7 +25,7 @@ describe('properties', () => {
     const client = await loggedIn(t, w);
     const m = await question(w, client);
     const stored = lastStored(w, w.general);
-    expect(m).toBeInstanceOf(MessageStructure);
+    expect(m).toBeInstanceOf(Message);
     expect(m).toMatchObject({
       id: stored.message_id,
       message_id: stored.message_id,
@@ -95,7 +95,58 @@ describe('reply', () => {
     expect(await rejection(original.reply({ t: 'ab', lk: [{ s: 0, e: 5 }] }))).toBeInstanceOf(ValidationError);
     expect(w.emu.wire.frames('channel_message_send')).toEqual([]);
   });
+
+  it('a typing notice cannot be replied to: not as a Message made from a code-3 payload, not by the notice itself; nothing is sent', async () => {
+    const w = await t.world();
+    const client = await loggedIn(t, w);
+    const notices: MessageTypingEvent[] = [];
+    client.onMessageTyping((notice) => void notices.push(notice));
+    w.emu.as(w.alice.id).typing(w.general);
+    await until(() => notices.length === 1, 'the typing notice');
+    const [notice] = notices as [MessageTypingEvent];
+    // A payload shaped as a message of code 3 (as another server may send typing) makes a Message that refuses to be answered.
+    const asMessage = await client.messageOf({ ...messageOf(notice), code: TypeMessage.Typing });
+    const refused = await rejection(asMessage.reply('hello?'));
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).field).toBe('code');
+    // The notice itself names no message: a replyTo given it (past the type checker) is refused before anything is sent.
+    // @ts-expect-error a typing notice is not a message target
+    const byNotice = await rejection(client.replyTo(notice, 'hello?'));
+    expect(byNotice).toBeInstanceOf(ValidationError);
+    expect((byNotice as ValidationError).field).toBe('message.message_id');
+    expect(w.emu.wire.frames('channel_message_send')).toEqual([]);
+    expect(w.emu.messages(w.general)).toEqual([]);
+  });
 });
+
+/** A channel message with the notice's channel and sender and an id nobody stored, as a code-3 `channel_message` carries them. */
+function messageOf(notice: MessageTypingEvent): ChannelMessage {
+  return {
+    id: 'typing-1',
+    message_id: 'typing-1',
+    channel_id: notice.channel_id,
+    clan_id: notice.clan_id,
+    channel_label: '',
+    mode: notice.mode,
+    code: TypeMessage.Typing,
+    sender_id: notice.sender_id,
+    username: notice.sender_username,
+    display_name: notice.sender_display_name,
+    clan_nick: '',
+    clan_avatar: '',
+    avatar: '',
+    content: { t: '' },
+    mentions: [],
+    attachments: [],
+    reactions: [],
+    references: [],
+    is_public: notice.is_public,
+    create_time_seconds: 0,
+    update_time_seconds: 0,
+    topic_id: notice.topic_id,
+    category_name: '',
+  };
+}
 
 describe('update', () => {
   it('replaces the content on the server and in the cache; resolves the updated message', async () => {

@@ -1,4 +1,4 @@
-import type { ChannelMessage, DropdownBoxSelected, GiveCoffeeEvent, MessageButtonClicked, QuickMenuEvent } from '../../events/payloads.js';
+import type { ChannelMessage, DropdownBoxSelected, GiveCoffeeEvent, MessageButtonClicked, MessageTypingEvent, QuickMenuEvent } from '../../events/payloads.js';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageRef, ChannelMessageContent } from '../../model/content.js';
 import type { FriendState } from '../../model/enums.js';
 import { toUnits } from '../../wallet/amount.js';
@@ -163,11 +163,12 @@ export class UserActor {
   }
 
   /**
-   * Shows this user typing in a channel: everyone who can see it gets a `channel_message` of code 3
-   * (Typing), which clients show as "… is typing" and do not cache. Nothing is stored.
+   * Shows this user typing in a channel (in one of its topics with `topicId`): everyone who can see it
+   * gets `message_typing_event`, which clients show as "… is typing". A notice, not a message: nothing
+   * is stored and nothing can reply to it. Returns the notice.
    */
-  typing(channelId: string): ChannelMessage {
-    return announceTyping(this.ctx, this.userId, channelId);
+  typing(channelId: string, topicId?: string): MessageTypingEvent {
+    return announceTyping(this.ctx, { userId: this.userId, channelId, ...(topicId ? { topicId } : {}) });
   }
 
   /** Sends a direct message, opening the DM channel of the two users (silently) on first use. */

@@ -1,6 +1,6 @@
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageRef } from '../../model/content.js';
 import { EmulatorError } from '../errors.js';
-import type { MessageAttachment, MessageMention, MessageRef } from './schema/production_pb.js';
+import type { MessageAttachment, MessageMention, MessageRef } from '../../production/schema/sdk-2.8.33_pb.js';
 
 /**
  * Message parts between the production socket and the emulator's world:

@@ -17,6 +17,7 @@ import {
   GiveCoffeeEventSchema,
   MessageButtonClickedSchema,
   MessageReactionSchema,
+  MessageTypingEventSchema,
   NotificationSchema,
   NotificationsSchema,
   QuickMenuDataEventSchema,
@@ -38,7 +39,7 @@ import {
   type ChannelDescription,
   type Envelope,
   type UserProfileRedis,
-} from './schema/production_pb.js';
+} from '../../production/schema/sdk-2.8.33_pb.js';
 
 /** What an envelope carries besides its `cid`: one request, answer or push. */
 export type EnvelopeMessage = Exclude<Envelope['message'], { case: undefined }>;
@@ -373,6 +374,19 @@ const TRANSLATORS: Translators = {
         code: q.message.code,
         topicId: q.message.topic_id,
       }),
+    }),
+  }),
+  [Events.MessageTyping]: (t) => ({
+    case: 'messageTypingEvent',
+    value: create(MessageTypingEventSchema, {
+      clanId: t.clan_id,
+      channelId: t.channel_id,
+      senderId: t.sender_id,
+      mode: t.mode,
+      isPublic: t.is_public,
+      senderUsername: t.sender_username,
+      senderDisplayName: t.sender_display_name,
+      topicId: t.topic_id,
     }),
   }),
 };

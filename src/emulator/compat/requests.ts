@@ -6,10 +6,11 @@ import type { GatewaySession } from '../gateway/session.js';
 import type { PlatformContext } from '../platform/context.js';
 import { Events } from '../../events/names.js';
 import { postMessage, publicMessage, react, removeMessage, updateMessage } from '../platform/messages.js';
+import { announceTyping } from '../platform/typing.js';
 import type { MessageRecord } from '../world/records.js';
 import { attachmentFromWire, mentionFromWire, parseContent, referenceFromWire } from './message-parts.js';
 import { translate, type EnvelopeMessage } from './pushes.js';
-import { ChannelMessageAckSchema, ChannelSchema, ClanJoinSchema, PongSchema, type ChannelMessageSend, type Envelope } from './schema/production_pb.js';
+import { ChannelMessageAckSchema, ChannelSchema, ClanJoinSchema, PongSchema, type ChannelMessageSend, type Envelope } from '../../production/schema/sdk-2.8.33_pb.js';
 
 /** What a request handler works with: the world, and the socket's user and session. */
 export interface RequestContext {
@@ -165,6 +166,12 @@ export function handleRequest(c: RequestContext, message: Envelope['message']): 
         remove: reaction.action,
       });
       return translate(Events.MessageReaction, event, world);
+    }
+    case 'messageTypingEvent': {
+      // The SDK's writeMessageTyping: the others are told; the typist is answered with the same notice.
+      const typing = message.value;
+      const notice = announceTyping(c.platform, { userId: c.userId, channelId: typing.channelId, clanId: typing.clanId, topicId: typing.topicId });
+      return translate(Events.MessageTyping, notice, world);
     }
     case 'ephemeralMessageSend':
       return ephemeral(c, message.value.message, message.value.receiverId);

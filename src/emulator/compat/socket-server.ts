@@ -8,11 +8,13 @@ import type { GatewayServer } from '../gateway/server.js';
 import type { GatewaySession } from '../gateway/session.js';
 import type { PlatformContext } from '../platform/context.js';
 import type { TokenClaims, TokenService } from '../tokens.js';
-import { maskSecrets, type WireLog } from '../wire-log.js';
+import { MAX_CID_LENGTH } from '../gateway/frame-cid.js';
+import { clipQueryValue, maskSecrets, type WireLog } from '../wire-log.js';
 import { COMPAT_DEFAULTS } from './defaults.js';
 import { pushMessage } from './pushes.js';
 import { handleRequest, NotServedError, requestName, type Answer } from './requests.js';
-import { EnvelopeSchema, Error_Code, ErrorSchema, type Envelope, type Error as ProductionError } from './schema/production_pb.js';
+import { EnvelopeSchema, Error_Code, ErrorSchema, type Envelope, type Error as ProductionError } from '../../production/schema/sdk-2.8.33_pb.js';
+import { unknownField } from './unknown-fields.js';
 
 export interface ProductionSocketDeps {
   readonly platform: PlatformContext;
@@ -28,6 +30,29 @@ function refuseUpgrade(socket: Duplex, status: 400 | 401, message: string): void
   const body = JSON.stringify({ code: status === 401 ? 'unauthenticated' : 'bad_request', message });
   const reason = status === 401 ? 'Unauthorized' : 'Bad Request';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+}
+
+/** A request carrying a field the schema does not know: refused whole (docs/COMPAT.md), never half-read. */
+class UnknownFieldError extends Error {
+  constructor(path: string, field: number) {
+    super(`${path} has field ${field}, which the served schema does not know`);
+    this.name = 'UnknownFieldError';
+  }
+}
+
+/**
+ * The request as the wire log shows it (JSON, secrets masked). A value JSON
+ * cannot show (a Timestamp out of range) makes the request a bad one: it is
+ * then logged without its body and refused with that problem.
+ */
+function loggedBody(envelope: Envelope, name: string): { body: unknown; problem?: string } {
+  try {
+    const json = toJson(EnvelopeSchema, envelope, { useProtoFieldName: true }) as Record<string, unknown>;
+    return { body: maskSecrets(json[name]) };
+  } catch (error) {
+    const problem = `${name} holds a value its type does not allow: ${error instanceof Error ? error.message : String(error)}`;
+    return { body: { unreadable: problem }, problem };
+  }
 }
 
 /**
@@ -49,9 +74,10 @@ export class ProductionSocketServer {
     const url = new URL(req.url ?? '/', 'http://emulator');
     if (url.pathname !== COMPAT_DEFAULTS.socketPath || !url.searchParams.has('format')) return false;
     if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
-    const format = url.searchParams.get('format');
-    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { format, lang: url.searchParams.get('lang'), status: url.searchParams.get('status') } });
-    if (format !== COMPAT_DEFAULTS.format) {
+    // Logged before anyone is authenticated: every query value is cut, and so is what the refusal repeats.
+    const format = clipQueryValue(url.searchParams.get('format'));
+    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { format, lang: clipQueryValue(url.searchParams.get('lang')), status: clipQueryValue(url.searchParams.get('status')) } });
+    if (url.searchParams.get('format') !== COMPAT_DEFAULTS.format) {
       refuseUpgrade(socket, 400, `format ${format ?? ''} is not served; use format=${COMPAT_DEFAULTS.format}`);
       return true;
     }
@@ -78,7 +104,15 @@ export class ProductionSocketServer {
       session.sink = undefined;
       if (hub.sessions.get(session.id) === session) hub.sessions.delete(session.id);
     });
-    this.deps.gateway.adopt(conn, (data, isBinary) => this.onFrame(conn, session, data, isBinary));
+    this.deps.gateway.adopt(conn, (data, isBinary) => {
+      try {
+        this.onFrame(conn, session, data, isBinary);
+      } catch (error) {
+        // A failure of this reader itself: still an answer (without a cid, which may be what failed).
+        this.deps.log(`compat: unexpected error reading a frame: ${error instanceof Error ? error.message : String(error)}`);
+        this.refuse(conn, '', Error_Code.RUNTIME_EXCEPTION, 'the server failed to read the frame');
+      }
+    });
   }
 
   /** Encodes one hub push. Runs inside whatever operation emitted the event: it must never throw into it. */
@@ -91,6 +125,12 @@ export class ProductionSocketServer {
     }
   }
 
+  /**
+   * Reads one frame and answers it: every request gets an answer (an error
+   * envelope when it is refused), under its cid when the cid is readable and
+   * within {@link MAX_CID_LENGTH}. Nothing may escape from here: the gateway
+   * does not answer a frame its reader failed on.
+   */
   private onFrame(conn: Connection, session: GatewaySession, data: Buffer, isBinary: boolean): void {
     const { options } = this.deps.platform;
     if (!isBinary) return this.refuse(conn, '', Error_Code.BAD_INPUT, `this socket reads binary protobuf envelopes (format=${COMPAT_DEFAULTS.format})`);
@@ -102,21 +142,30 @@ export class ProductionSocketServer {
       return this.refuse(conn, '', Error_Code.UNRECOGNIZED_PAYLOAD, 'the frame is not a protobuf Envelope');
     }
     const name = requestName(envelope.message);
-    const json = toJson(EnvelopeSchema, envelope, { useProtoFieldName: true }) as Record<string, unknown>;
-    this.deps.wire.record({ transport: 'ws', userId: conn.userId, op: name, ...(envelope.cid ? { cid: envelope.cid } : {}), body: maskSecrets(json[name]) });
+    // A cid is echoed in the answer: a longer one than the gateway takes is refused without being repeated.
+    if (envelope.cid.length > MAX_CID_LENGTH) {
+      this.deps.wire.record({ transport: 'ws', userId: conn.userId, op: name, body: { cid_chars: envelope.cid.length } }, data.length);
+      return this.refuse(conn, '', Error_Code.BAD_INPUT, `the cid has ${envelope.cid.length} characters; the limit is ${MAX_CID_LENGTH}`);
+    }
+    const cid = envelope.cid;
+    const logged = loggedBody(envelope, name);
+    this.deps.wire.record({ transport: 'ws', userId: conn.userId, op: name, ...(cid ? { cid } : {}), body: logged.body }, data.length);
     let answer: Answer;
     try {
+      if (logged.problem) throw EmulatorError.badRequest(logged.problem);
+      const unknown = unknownField(envelope);
+      if (unknown) throw new UnknownFieldError(unknown.path, unknown.field);
       answer = handleRequest({ platform: this.deps.platform, userId: conn.userId, session }, envelope.message);
     } catch (error) {
-      return this.send(conn, create(EnvelopeSchema, { cid: envelope.cid, message: { case: 'error', value: this.errorOf(error, name) } }));
+      return this.send(conn, create(EnvelopeSchema, { cid, message: { case: 'error', value: this.errorOf(error, name) } }));
     }
     // A request without a cid asks for no answer.
-    if (envelope.cid !== '') this.send(conn, create(EnvelopeSchema, { cid: envelope.cid, ...(answer ? { message: answer } : {}) }));
+    if (cid !== '') this.send(conn, create(EnvelopeSchema, { cid, ...(answer ? { message: answer } : {}) }));
   }
 
   /** The production error for a refused request; an unexpected failure is logged and answered without its details. */
   private errorOf(error: unknown, request: string): ProductionError {
-    if (error instanceof NotServedError) return create(ErrorSchema, { code: Error_Code.UNRECOGNIZED_PAYLOAD, message: error.message });
+    if (error instanceof NotServedError || error instanceof UnknownFieldError) return create(ErrorSchema, { code: Error_Code.UNRECOGNIZED_PAYLOAD, message: error.message });
     if (error instanceof EmulatorError) {
       const code = error.status === 400 || error.status === 413 ? Error_Code.BAD_INPUT : Error_Code.RUNTIME_EXCEPTION;
       return create(ErrorSchema, { code, message: error.message, context: { status: String(error.status), reason: error.code, ...error.fields } });

@@ -22,7 +22,8 @@ export interface WorldSnapshot {
   clans: ClanRecord[];
   members: Array<Listed<MemberRecord, 'role_ids'> & { clan_id: string }>;
   channels: Array<Listed<ChannelRecord, 'members'>>;
-  messages: Array<{ channel_id: string; messages: MessageRecord[] }>;
+  /** `gone`: ids of messages the channel let go (deleted or pushed out), so replies may still name them; absent in older files. */
+  messages: Array<{ channel_id: string; messages: MessageRecord[]; gone?: string[] }>;
   roles: Array<Listed<RoleRecord, 'user_ids' | 'permission_ids'>>;
   friends: Array<FriendRecord & { user_id: string; other_id: string }>;
   quickMenus: QuickMenuRecord[];
@@ -42,7 +43,7 @@ export function takeSnapshot(ctx: PlatformContext, tokens: TokenState): WorldSna
     clans: [...world.clans.values()].map((c) => ({ ...c })),
     members: [...world.members].flatMap(([clan_id, members]) => [...members.values()].map((m) => ({ ...m, clan_id, role_ids: [...m.role_ids] }))),
     channels: [...world.channels.values()].map((c) => ({ ...c, members: [...c.members] })),
-    messages: [...world.messages].map(([channel_id, log]) => ({ channel_id, messages: log.order.map((m) => ({ ...m })) })),
+    messages: [...world.messages].map(([channel_id, log]) => ({ channel_id, messages: log.order.map((m) => ({ ...m })), gone: [...log.gone] })),
     roles: [...world.roles.values()].flatMap((roles) => [...roles.values()].map((r) => ({ ...r, user_ids: [...r.user_ids], permission_ids: [...r.permission_ids] }))),
     friends: [...world.friends].flatMap(([user_id, others]) => [...others].map(([other_id, f]) => ({ ...f, user_id, other_id }))),
     quickMenus: [...world.quickMenus.values()].map((q) => ({ ...q })),
@@ -68,8 +69,9 @@ export function restoreSnapshot(ctx: PlatformContext, snapshot: WorldSnapshot): 
   }
   for (const { clan_id, ...member } of snapshot.members) world.addMembership(clan_id, { ...member, role_ids: new Set(member.role_ids) });
   for (const channel of snapshot.channels) world.channels.set(channel.channel_id, { ...channel, members: new Set(channel.members) });
-  for (const { channel_id, messages } of snapshot.messages) {
+  for (const { channel_id, messages, gone } of snapshot.messages) {
     const log = world.messageLog(channel_id);
+    for (const id of gone ?? []) log.letGo(id);
     for (const message of messages) log.add(message);
   }
   for (const role of snapshot.roles) {

@@ -56,7 +56,22 @@ function checkParts(input: { content: unknown; mentions?: unknown; attachments?:
   if (issues.length > 0) throw EmulatorError.fromIssues(issues, 'message');
 }
 
-function targetChannel(ctx: PlatformContext, input: { channelId: string; clanId?: string; senderId: string; bypassAccess?: boolean }): ChannelRecord {
+/**
+ * A reply names a message the server stored (held, or deleted since): never a typing notice, which
+ * is not stored, nor a made-up id. Each reference naming no such message is a field of the refusal.
+ */
+function checkReferences(ctx: PlatformContext, references: unknown, channelId: string): void {
+  if (!Array.isArray(references)) return;
+  const fields: Record<string, string> = {};
+  (references as ApiMessageRef[]).forEach((reference, index) => {
+    if (!ctx.world.wasStored(reference.message_ref_id, reference.channel_id ?? channelId)) fields[`references[${index}].message_ref_id`] = 'names no message the server stored';
+  });
+  const [first] = Object.keys(fields);
+  if (first !== undefined) throw EmulatorError.badRequest(`invalid message: ${first} names no message the server stored`, fields);
+}
+
+/** The channel a write names, once the sender may write there and `clanId` (when given) is its clan. */
+export function targetChannel(ctx: PlatformContext, input: { channelId: string; clanId?: string; senderId: string; bypassAccess?: boolean }): ChannelRecord {
   const channel = input.bypassAccess ? ctx.world.channel(input.channelId) : ctx.world.accessibleChannel(input.channelId, input.senderId);
   if (input.clanId !== undefined && input.clanId !== channel.clan_id) {
     throw EmulatorError.badRequest(`channel ${channel.channel_id} is not in clan ${input.clanId}`, { clan_id: 'does not match the channel' });
@@ -80,8 +95,7 @@ function emitMessage(ctx: PlatformContext, record: MessageRecord, channel: Chann
 
 /**
  * A `channel_message` from `sender` in `channel`, stamped `now`, with no mentions, attachments,
- * reactions or references: what every surface that makes one (a send, a typing notice, a quick-menu
- * pick) starts from.
+ * reactions or references: what every surface that makes one (a send, a quick-menu pick) starts from.
  */
 export function channelMessageOf(ctx: PlatformContext, sender: UserRecord, channel: ChannelRecord, message: { id: string; code: TypeMessage; content: ChannelMessageContent; now: number }): ChannelMessage {
   return {
@@ -126,6 +140,7 @@ export function postMessage(ctx: PlatformContext, input: PostMessageInput): Mess
     throw EmulatorError.badRequest(`code ${String(input.code)} cannot be sent; edits, removals and ephemeral messages have their own operations`, { code: 'not a code a send may carry' });
   }
   checkParts(input);
+  checkReferences(ctx, input.references, channel.channel_id);
   const receivers = input.ephemeralReceivers;
   if (receivers) {
     if (receivers.length === 0) throw EmulatorError.badRequest('an ephemeral message needs at least one receiver', { receiver_ids: 'is empty' });

@@ -1,18 +1,37 @@
 import { Events } from '../../events/names.js';
-import type { ChannelMessage } from '../../events/payloads.js';
-import { TypeMessage } from '../../model/enums.js';
-import { nowSeconds, type PlatformContext } from './context.js';
-import { channelMessageOf } from './messages.js';
+import type { MessageTypingEvent } from '../../events/payloads.js';
+import { streamModeOf } from '../../model/enums.js';
+import type { PlatformContext } from './context.js';
+import { targetChannel } from './messages.js';
+
+/** Who types where, as any surface (the test API, the console, the production socket) asks for it. */
+export interface TypingInput {
+  userId: string;
+  channelId: string;
+  /** When given (and not empty), must be the channel's clan. */
+  clanId?: string;
+  /** The topic (thread) typed in; default none. */
+  topicId?: string;
+}
 
 /**
- * Tells everyone who can see a channel that `userId` is typing in it: a `channel_message` of code 3
- * (Typing) with empty content, as the platform's clients show "… is typing". Nothing is stored:
- * clients keep no typing notice in their caches either.
+ * Tells everyone who can see a channel that a user is typing in it: `message_typing_event`, which
+ * the platform's clients show as "… is typing". A notice, not a message: it has no id and nothing
+ * stores it, so nothing can reply to it.
  */
-export function announceTyping(ctx: PlatformContext, userId: string, channelId: string): ChannelMessage {
-  const sender = ctx.world.user(userId);
-  const channel = ctx.world.accessibleChannel(channelId, userId);
-  const event = channelMessageOf(ctx, sender, channel, { id: ctx.ids.id(), code: TypeMessage.Typing, content: { t: '' }, now: nowSeconds() });
-  ctx.hub.emit(Events.ChannelMessage, event, { channel });
+export function announceTyping(ctx: PlatformContext, input: TypingInput): MessageTypingEvent {
+  const sender = ctx.world.user(input.userId);
+  const channel = targetChannel(ctx, { channelId: input.channelId, senderId: input.userId, ...(input.clanId ? { clanId: input.clanId } : {}) });
+  const event: MessageTypingEvent = {
+    clan_id: channel.clan_id,
+    channel_id: channel.channel_id,
+    sender_id: sender.id,
+    mode: streamModeOf(channel.type),
+    is_public: ctx.world.isPublic(channel),
+    sender_username: sender.username,
+    sender_display_name: sender.display_name,
+    topic_id: input.topicId ?? '',
+  };
+  ctx.hub.emit(Events.MessageTyping, event, { channel });
   return event;
 }

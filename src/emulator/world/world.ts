@@ -14,10 +14,15 @@ import type {
   WebhookRecord,
 } from './records.js';
 
-/** A channel's messages in order, with lookup by id. */
+/** A channel's messages in order, with lookup by id, and the ids of those it let go. */
 export class MessageLog {
   readonly order: MessageRecord[] = [];
   readonly byId = new Map<string, MessageRecord>();
+  /**
+   * Ids of messages this log held and let go (deleted, or pushed out past its capacity), the latest
+   * `capacity` of them, oldest first: a reply may still name them.
+   */
+  readonly gone = new Set<string>();
 
   constructor(private readonly capacity: number) {}
 
@@ -27,7 +32,10 @@ export class MessageLog {
     if (this.order.length > this.capacity) {
       // Forget the oldest in one splice so a long run stays O(1) amortised.
       const excess = this.order.splice(0, this.order.length - this.capacity);
-      for (const old of excess) this.byId.delete(old.message_id);
+      for (const old of excess) {
+        this.byId.delete(old.message_id);
+        this.letGo(old.message_id);
+      }
     }
   }
 
@@ -35,9 +43,22 @@ export class MessageLog {
     const message = this.byId.get(id);
     if (!message) return undefined;
     this.byId.delete(id);
+    this.letGo(id);
     const index = this.order.lastIndexOf(message);
     if (index >= 0) this.order.splice(index, 1);
     return message;
+  }
+
+  /** Whether a message of this id was stored here: held now, or let go among the latest. */
+  stored(id: string): boolean {
+    return this.byId.has(id) || this.gone.has(id);
+  }
+
+  /** Remembers that a message of this id was stored here (a restored world passes the ids its log had let go). */
+  letGo(id: string): void {
+    this.gone.delete(id);
+    this.gone.add(id);
+    if (this.gone.size > this.capacity) this.gone.delete(this.gone.values().next().value!);
   }
 }
 
@@ -106,6 +127,17 @@ export class World {
     const role = clanId ? this.roles.get(clanId)?.get(id) : undefined;
     if (!role) throw EmulatorError.notFound(`role ${id}`);
     return role;
+  }
+
+  /**
+   * Whether a message of this id was ever stored, as far as the world can tell: held now, or deleted
+   * or pushed out among the latest of its channel. `channelId`, when given, is looked at first.
+   */
+  wasStored(messageId: string, channelId?: string): boolean {
+    const first = channelId === undefined ? undefined : this.messages.get(channelId);
+    if (first?.stored(messageId)) return true;
+    for (const log of this.messages.values()) if (log !== first && log.stored(messageId)) return true;
+    return false;
   }
 
   messageLog(channelId: string): MessageLog {

@@ -3,8 +3,9 @@ import { TypeMessage } from '../../model/enums.js';
 
 /**
  * Keeps new messages (code 0); edits (1), deletions (2) and the other codes
- * (typing indicators, pins, token notices…) are dropped. Channel messages of
- * every code arrive on the same event.
+ * (read indicators, pins, token notices…) are dropped. Channel messages of
+ * every code arrive on the same event; typing never does (it is
+ * `Events.MessageTyping`).
  *
  * @example
  * ```ts

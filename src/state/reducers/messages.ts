@@ -1,6 +1,7 @@
 import { Events } from '../../events/names.js';
 import type { ChannelMessage, MessageReaction } from '../../events/payloads.js';
 import { TypeMessage } from '../../model/enums.js';
+import { isNoticeCode } from '../../model/notice-codes.js';
 import type { ReduceContext, StoreAction } from '../actions.js';
 import type { EditToken } from '../edit-token.js';
 import { frozen, produce } from '../immer.js';
@@ -13,9 +14,6 @@ export interface MessagesSlice {
   readonly messages: PersistentMap<MessageWindow<MessageState>>;
   readonly messageCount: number;
 }
-
-/** Codes that are not messages to keep: typing and read indicators. */
-const TRANSIENT_CODES = new Set<number>([TypeMessage.Typing, TypeMessage.Indicator]);
 
 function withWindow(slice: MessagesSlice, channelId: string, next: MessageWindow<MessageState>, token: EditToken | undefined): MessagesSlice {
   const previous = slice.messages.get(channelId);
@@ -67,7 +65,7 @@ export function messagesOnMessage(slice: MessagesSlice, message: ChannelMessage,
     case TypeMessage.DeleteEphemeralMsg:
       return withWindow(slice, message.channel_id, window.remove(message.message_id, token), token);
     default:
-      if (TRANSIENT_CODES.has(message.code)) return slice;
+      if (isNoticeCode(message.code)) return slice;
       return withWindow(slice, message.channel_id, window.append(keptMessage(message, known), token), token);
   }
 }

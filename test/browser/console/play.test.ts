@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelType, Events, formNumber, formString, TypeMessage, type ButtonClick, type DropdownSelection } from '../../../src/index.js';
+import { ChannelType, Events, formNumber, formString, TypeMessage, type ButtonClick, type DropdownSelection, type MessageTypingEvent } from '../../../src/index.js';
 import { startDemo, type Demo } from '../../../examples/demo/script.js';
 import { until } from '../../helpers/client.js';
 import { launchChromium, runBrowserTests } from '../chromium.js';
@@ -135,10 +135,18 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     const said = world.as('carol').send(general, 'Who wants cake?');
     const { page, problems } = await openConsole(browser, world.emu.url, 'alice', general);
     const item = messageItem(page, said.message_id);
-    // carol types: the page says so under the messages (the emulator keeps nothing of it).
+    // carol types: the page says so under the messages, from message_typing_event (the emulator keeps nothing of it).
+    const pushed: string[] = [];
+    const storedBefore = world.emu.messages(general).length;
+    const stopTap = world.emu.onEvent((type, payload) => {
+      if (type === Events.MessageTyping || (payload as { code?: number }).code === TypeMessage.Typing) pushed.push(type);
+    });
     world.as('carol').typing(general);
+    stopTap();
+    expect(pushed).toEqual([Events.MessageTyping]);
     await page.locator('p.typing', { hasText: /carol is typing…/i }).waitFor();
-    expect(world.emu.messages(general).some((m) => m.code === TypeMessage.Typing)).toBe(false);
+    expect(await item.textContent()).not.toMatch(/typing/i);
+    expect(world.emu.messages(general)).toHaveLength(storedBefore);
     await item.hover();
     await item.locator('button[data-add-emoji="🎉"]').click();
     await item.locator('button.reaction[data-emoji="🎉"] .count', { hasText: '1' }).waitFor();
@@ -156,8 +164,7 @@ describe.skipIf(!runBrowserTests)('the web console with the demo bot, in Chromiu
     // A reply with a mention, from the keyboard; typing it tells the channel that alice is typing.
     const typists: string[] = [];
     const stopWatching = world.emu.onEvent((type, payload) => {
-      const message = payload as { code?: number; sender_id?: string };
-      if (type === Events.ChannelMessage && message.code === TypeMessage.Typing && message.sender_id) typists.push(message.sender_id);
+      if (type === Events.MessageTyping) typists.push((payload as MessageTypingEvent).sender_id);
     });
     await item.getByRole('button', { name: 'reply to carol' }).click();
     await page.fill('#text', 'Me! @carol @here');

@@ -1,6 +1,6 @@
 // An audit bot written with the platform's official SDK, as public bots are:
-// it listens to every event the SDK's on* methods expose and writes each one
-// down (as a JSON line on stdout, which the compat tests read).
+// it listens to every event the SDK's on* methods expose, and to typing, and
+// writes each one down (as a JSON line on stdout, which the compat tests read).
 import { MezonClient } from 'mezon-sdk';
 
 const client = new MezonClient({ botId: process.env.BOT_ID, token: process.env.BOT_TOKEN });
@@ -35,5 +35,9 @@ client
 
 client
   .login()
-  .then(() => report('ready')({ clientId: client.clientId }))
+  .then(() => {
+    // The SDK decodes typing notices but offers no on* listener for them: bots listen on its socket.
+    client.socketManager.getSocket().socketEvents.on('message_typing_event', report('message_typing_event'));
+    report('ready')({ clientId: client.clientId });
+  })
   .catch((error) => report('login_failed')({ message: error instanceof Error ? error.message : String(error) }));

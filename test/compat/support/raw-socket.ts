@@ -5,7 +5,7 @@
  */
 import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import WebSocket from 'ws';
-import { EnvelopeSchema, type Envelope } from '../../../src/emulator/compat/schema/production_pb.js';
+import { EnvelopeSchema, type Envelope } from '../../../src/production/schema/sdk-2.8.33_pb.js';
 
 type Case = NonNullable<Envelope['message']['case']>;
 type ValueOf<C extends Case> = Extract<Envelope['message'], { case: C }>['value'];

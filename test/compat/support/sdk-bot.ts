@@ -6,14 +6,13 @@
  * what it sees as JSON lines `{ kind, data }` on stdout.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { describe, it } from 'vitest';
+import { compatDir, describeWithCompatPackages, packageMissing } from './installed.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const compatDir = join(root, 'test/compat');
 /** The SDK version the compat front end is written against. */
 export const SDK_VERSION = '2.8.33';
 /** Safety net for a report that never comes (the SDK's REST calls are paced at one per 1,024 ms). */
@@ -21,10 +20,8 @@ const REPORT_DEADLINE_MS = 20_000;
 
 /** Why the SDK cannot run here, or undefined when it can. */
 export function sdkMissing(): string | undefined {
-  const manifest = join(compatDir, 'node_modules/mezon-sdk/package.json');
-  if (!existsSync(manifest)) return 'mezon-sdk is not installed in test/compat';
-  const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-  if (version !== SDK_VERSION) return `test/compat has mezon-sdk ${version}, not ${SDK_VERSION}`;
+  const missing = packageMissing('mezon-sdk', SDK_VERSION);
+  if (missing) return missing;
   if (!existsSync(join(compatDir, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))) return "the SDK's better-sqlite3 native module is not built";
   return undefined;
 }
@@ -34,25 +31,7 @@ export function sdkMissing(): string | undefined {
  * with one loud line, except under CI, where the missing SDK fails the run.
  */
 export function describeWithSdk(name: string, body: () => void): void {
-  const missing = sdkMissing();
-  if (!missing) {
-    describe(name, body);
-    return;
-  }
-  const advice = `${missing}: the compat tests run unchanged bots of the platform's official SDK; install it with \`node scripts/setup/compat-sdk.mjs\``;
-  if (process.env.CI) {
-    describe(name, () => {
-      it('has the official SDK installed', () => {
-        throw new Error(advice);
-      });
-    });
-    return;
-  }
-  process.stderr.write(`SKIPPED ${name}: ${advice}\n`);
-  // The body is not run: collecting it would already reach for the missing SDK.
-  describe.skip(name, () => {
-    it(advice, () => {});
-  });
+  describeWithCompatPackages(name, sdkMissing(), "the compat tests run unchanged bots of the platform's official SDK", body);
 }
 
 /** One line a bot printed. */

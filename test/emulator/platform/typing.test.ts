@@ -1,56 +1,72 @@
 /**
  * Typing (src/emulator/platform/typing.ts): `emu.as(user).typing(channel)`
- * reaches everyone who can see the channel as a `channel_message` of code 3,
- * and nothing keeps it: not the emulator's message log, not the client's caches.
+ * pushes `message_typing_event` to everyone who can see the channel, never a
+ * `channel_message`, and stores nothing, so nothing can reply to it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { TypeMessage, type ChannelMessage, type ServiceClient } from '../../../src/index.js';
-import { clientFor, until } from '../../helpers/client.js';
+import { Events } from '../../../src/index.js';
+import { authenticate, opOf, RawGateway } from '../../helpers/raw.js';
 
 let emu: Emulator | undefined;
-let client: ServiceClient | undefined;
+const gateways: RawGateway[] = [];
 afterEach(async () => {
-  client?.destroy();
+  for (const gw of gateways.splice(0)) await gw.close();
   await emu?.close();
-  client = undefined;
   emu = undefined;
 });
 
+async function world() {
+  emu = await startEmulator();
+  const bot = emu.createBot({ username: 'bot' });
+  const bob = emu.createUser({ username: 'bob', display_name: 'Bob' });
+  const carol = emu.createUser({ username: 'carol', display_name: 'Carol' });
+  const clan = emu.createClan({ name: 'Clan', ownerId: bob.id });
+  emu.addClanMember(clan.id, bot.botId);
+  emu.addClanMember(clan.id, carol.id);
+  const staff = emu.createChannel({ clanId: clan.id, name: 'staff', private: true, memberIds: [bob.id, bot.botId] }).channel_id;
+  const open = async (account: { id: string; token: string }) => {
+    const gw = await RawGateway.start(await authenticate(emu!.url, account), [clan.id]);
+    gateways.push(gw);
+    return gw;
+  };
+  return { emu, clanId: clan.id, general: clan.welcome_channel_id, staff, bob, carol, botGw: await open({ id: bot.botId, token: bot.token }), carolGw: await open(carol) };
+}
+
 describe('typing', () => {
-  it('reaches a client in the channel as code 3 with the typist, and is neither stored nor cached', async () => {
-    emu = await startEmulator();
-    const bot = emu.createBot({ username: 'bot' });
-    const bob = emu.createUser({ username: 'bob', display_name: 'Bob' });
-    const clan = emu.createClan({ name: 'Clan', ownerId: bob.id });
-    emu.addClanMember(clan.id, bot.botId);
-    const general = clan.welcome_channel_id;
-    const staff = emu.createChannel({ clanId: clan.id, name: 'staff', private: true, memberIds: [bob.id] }).channel_id;
-    client = clientFor(emu, bot);
-    const seen: ChannelMessage[] = [];
-    client.onChannelMessage((message) => void seen.push(message));
-    await client.login();
+  it('pushes message_typing_event, not a channel_message, to everyone who can see the channel, and stores nothing', async () => {
+    const w = await world();
+    const returned = w.emu.as(w.bob.id).typing(w.general);
+    w.emu.as(w.bob.id).typing(w.staff); // carol cannot see #staff: she is not told
+    w.emu.as(w.bob.id).send(w.general, 'done typing');
 
-    const announced = emu.as(bob.id).typing(general);
-    emu.as(bob.id).typing(staff); // a channel the bot cannot see: it is not told
-    emu.as(bob.id).send(general, 'done typing');
-    await until(() => seen.some((m) => m.content.t === 'done typing'), 'the message after the typing notice');
+    const botFrames = await w.botGw.waitForEvents(3);
+    expect(botFrames.map(opOf)).toEqual([Events.MessageTyping, Events.MessageTyping, Events.ChannelMessage]);
+    const notice = { clan_id: w.clanId, channel_id: w.general, sender_id: w.bob.id, mode: 2, is_public: true, sender_username: 'bob', sender_display_name: 'Bob', topic_id: '' };
+    expect(botFrames[0]![Events.MessageTyping]).toEqual(notice);
+    expect(botFrames[1]![Events.MessageTyping]).toMatchObject({ channel_id: w.staff, is_public: false });
+    expect(returned).toEqual(notice);
 
-    expect(seen.map((m) => [m.code, m.channel_id, m.sender_id])).toEqual([
-      [TypeMessage.Typing, general, bob.id],
-      [TypeMessage.Chat, general, bob.id],
-    ]);
-    expect(seen[0]).toMatchObject({ message_id: announced.message_id, display_name: 'Bob', content: { t: '' } });
-    expect(emu.messages(general).map((m) => m.content.t)).toEqual(['done typing']);
-    expect([...(client.channels.get(general)?.messages.values() ?? [])].map((m) => m.content.t)).toEqual(['done typing']);
+    const carolFrames = await w.carolGw.waitForEvents(2);
+    expect(carolFrames.map(opOf)).toEqual([Events.MessageTyping, Events.ChannelMessage]);
+    expect(carolFrames[0]![Events.MessageTyping]).toMatchObject({ channel_id: w.general });
+
+    // Nothing kept: the channels hold only the message.
+    expect(w.emu.messages(w.general).map((m) => m.content.t)).toEqual(['done typing']);
+    expect(w.emu.messages(w.staff)).toEqual([]);
   });
 
-  it('is refused for a channel the user cannot see', async () => {
-    emu = await startEmulator();
-    const alice = emu.createUser({ username: 'alice' });
-    const bob = emu.createUser({ username: 'bob' });
-    const clan = emu.createClan({ name: 'Clan', ownerId: alice.id });
-    const staff = emu.createChannel({ clanId: clan.id, name: 'staff', private: true, memberIds: [alice.id] }).channel_id;
-    expect(() => emu!.as(bob.id).typing(staff)).toThrow(/channel|access|forbidden|member/i);
+  it('carries the topic typed in', async () => {
+    const w = await world();
+    expect(w.emu.as(w.carol.id).typing(w.general, 'topic-7')).toMatchObject({ topic_id: 'topic-7', sender_id: w.carol.id });
+    expect((await w.botGw.waitForEvents(1, Events.MessageTyping))[0]![Events.MessageTyping]).toMatchObject({ topic_id: 'topic-7' });
+  });
+
+  it('is refused for a channel the user cannot see, and nobody is told', async () => {
+    const w = await world();
+    expect(() => w.emu.as(w.carol.id).typing(w.staff)).toThrow(expect.objectContaining({ status: 403 }) as Error);
+    w.emu.as(w.carol.id).send(w.general, 'marker');
+    await w.botGw.waitForEvents(1, Events.ChannelMessage);
+    expect(w.botGw.events(Events.MessageTyping)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { ConsoleAccount, ConsoleWorld, FormValue } from '../contract.js';
 import { Changes } from './changes.js';
-import { ChannelType, Events, ServiceClient, TypeMessage, type ChannelMessage, type ConnectionStatus, type TextChannel } from './clanstream.js';
+import { ChannelType, Events, ServiceClient, TypeMessage, type ChannelMessage, type ConnectionStatus, type MessageTypingEvent, type TextChannel } from './clanstream.js';
 import { consoleApi, reasonOf } from './console-api.js';
 import { findMentions } from './mentions.js';
 import { Timeline } from './timeline.js';
@@ -68,6 +68,7 @@ export class ChatSession {
     });
     // Subscribed before login, so nothing of the first moments is missed.
     this.client.stream(Events.ChannelMessage).subscribe((m) => this.onMessage(m));
+    this.client.stream(Events.MessageTyping).subscribe((t) => this.onTyping(t));
     this.client.stream(Events.MessageReaction).subscribe((r) => {
       if (this.timelines.get(r.channel_id)?.react(r)) this.changes.changed();
     });
@@ -272,7 +273,6 @@ export class ChatSession {
   }
 
   private onMessage(message: ChannelMessage): void {
-    if (message.code === TypeMessage.Typing) return this.onTyping(message);
     if (message.clan_id === '0' && message.sender_id !== this.account.id && !this.dmPeers.has(message.channel_id)) this.dmPeers.set(message.channel_id, message.username);
     this.stopTyping(message.channel_id, message.sender_id);
     this.timeline(message.channel_id).apply(message);
@@ -289,16 +289,16 @@ export class ChatSession {
     this.changes.changed();
   }
 
-  private onTyping(message: ChannelMessage): void {
-    if (message.sender_id === this.account.id) return;
-    this.stopTyping(message.channel_id, message.sender_id);
-    let people = this.typing.get(message.channel_id);
-    if (!people) this.typing.set(message.channel_id, (people = new Map<string, { name: string; timer: ReturnType<typeof setTimeout> }>()));
+  private onTyping(notice: MessageTypingEvent): void {
+    if (notice.sender_id === this.account.id) return;
+    this.stopTyping(notice.channel_id, notice.sender_id);
+    let people = this.typing.get(notice.channel_id);
+    if (!people) this.typing.set(notice.channel_id, (people = new Map<string, { name: string; timer: ReturnType<typeof setTimeout> }>()));
     const timer = setTimeout(() => {
-      this.stopTyping(message.channel_id, message.sender_id);
+      this.stopTyping(notice.channel_id, notice.sender_id);
       this.changes.changed();
     }, SESSION_DEFAULTS.typingMs);
-    people.set(message.sender_id, { name: message.display_name || message.username, timer });
+    people.set(notice.sender_id, { name: notice.sender_display_name || notice.sender_username || this.nameOf(notice.sender_id), timer });
     this.changes.changed();
   }
 

@@ -1,0 +1,55 @@
+/**
+ * Measuring what code weighs in a browser: bundled with esbuild as the
+ * browser builds are (`BROWSER_BUILD`), gzipped at level 9 (node:zlib, what a
+ * server sends), and where the minified bytes come from. Shared by the size
+ * benchmarks.
+ */
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+import { BROWSER_BUILD } from '../../src/emulator/console/assets.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+export const pct = (part: number, whole: number): string => `${((100 * part) / whole).toFixed(1)} %`;
+
+export interface BundleOptions {
+  minify: boolean;
+  /** A file to bundle, or TypeScript source (resolved from the repository's root). */
+  entry: { file: string } | { contents: string };
+  /** Imports left out of the bundle. */
+  external?: string[];
+}
+
+/** One browser bundle, in memory. */
+export async function browserBundle(options: BundleOptions): Promise<{ code: Uint8Array; metafile: Metafile }> {
+  const result = await build({
+    ...BROWSER_BUILD,
+    minify: options.minify,
+    ...('file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { contents: options.entry.contents, resolveDir: ROOT, loader: 'ts' } }),
+    external: options.external ?? [],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0];
+  if (!output) throw new Error('esbuild produced no bundle');
+  return { code: output.contents, metafile: result.metafile };
+}
+
+export const gzip = (code: Uint8Array): number => gzipSync(code, { level: 9 }).byteLength;
+export const brotli = (code: Uint8Array): number => brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
+
+/** Minified bytes per package (the library's own code is "clanstream (src)"), largest first. */
+export function contributions(metafile: Metafile, name: (path: string) => string | undefined = () => undefined): Array<[string, number]> {
+  const totals = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+      const key = name(path) ?? match?.[1] ?? 'clanstream (src)';
+      totals.set(key, (totals.get(key) ?? 0) + input.bytesInOutput);
+    }
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
