@@ -131,4 +131,4 @@ export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LoggerLike, type LogLevel } from './util/logger.js';
 
 // Debug output and unhandled errors
-export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
+export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSink, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
