@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
@@ -137,8 +137,8 @@ export class CommandClient implements ActionQueue {
  * The REST API as a worker sees it: each allowed call goes through the
  * gateway; any other is refused with a ValidationError.
  */
-export function remoteApi(commands: CommandClient): ServiceApi {
-  return new Proxy({} as ServiceApi, {
+export function remoteApi(commands: CommandClient): PlatformApi {
+  return new Proxy({} as PlatformApi, {
     get: (_target, name) => {
       // Not a thenable: awaiting the API object must not call the gateway.
       if (typeof name !== 'string' || name === 'then') return undefined;

@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { GATEWAY_REQUEST_OPS, type GatewayRequestOp } from '../gateway/protocol.js';
 import { excerpt, fieldsOf } from './event-entry.js';
@@ -34,7 +34,7 @@ export const REMOTE_API_METHODS = [
   'addFriends',
   'acceptFriends',
   'getTransaction',
-] as const satisfies ReadonlyArray<keyof ServiceApi>;
+] as const satisfies ReadonlyArray<keyof PlatformApi>;
 
 /** The name of a REST call a worker may make through the gateway (one of {@link REMOTE_API_METHODS}). */
 export type RemoteApiMethod = (typeof REMOTE_API_METHODS)[number];

@@ -10,6 +10,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { QueueFullError } from '../errors/queue-full-error.js';
 import { RateLimitError } from '../errors/rate-limit-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
+import { UnsupportedError } from '../errors/unsupported-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { isRecord } from '../validation/issues.js';
 import { excerpt } from './event-entry.js';
@@ -36,6 +37,7 @@ const CLASSES: Readonly<Record<string, abstract new (...args: never[]) => Clanst
   listener: ListenerError,
   overflow: BufferOverflowError,
   closed: ClosedError,
+  unsupported: UnsupportedError,
 };
 
 /** An error as plain data (a clanstream error keeps its kind and fields; anything else becomes a protocol error). */

@@ -5,6 +5,9 @@ import { checkWait, type WaitRange } from '../util/wait-limits.js';
 import { isRecord } from '../validation/issues.js';
 import { decodeEventPayload } from './event-payload.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
+import type { ServerFrame, SocketCodec, WireFrame, WireProtocol } from './wire.js';
+
+export type { ServerFrame } from './wire.js';
 
 /** Bounds on what a `hello` may ask of the client. */
 export const HELLO_LIMITS = {
@@ -15,16 +18,6 @@ export const HELLO_LIMITS = {
   heartbeatIntervalMs: { minMs: 1_000, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
 } as const;
 
-/** A frame from the server, decoded. */
-export type ServerFrame =
-  /** `problem`: the interval was absurd and was replaced by the nearest bound (to report; the handshake goes on). */
-  | { kind: 'hello'; hello: HelloPayload; problem?: ProtocolError }
-  | { kind: 'event'; sessionId: string; event: ClanstreamEvent }
-  | { kind: 'reply'; cid: string; op: string; payload: unknown }
-  | { kind: 'error'; cid: string | undefined; error: GatewayErrorPayload }
-  | { kind: 'unknown_event'; seq: number; type: string }
-  /** An event whose payload cannot be used: its seq still counts (a resume would replay it forever otherwise). */
-  | { kind: 'invalid_event'; seq: number; error: ProtocolError };
 
 /** An op name as it may appear in a message: a hostile server must not fill logs through it. */
 const shown = (op: string): string => (op.length > 64 ? `${op.slice(0, 64)}…` : op);
@@ -78,3 +71,18 @@ export function decodeFrame(text: string): ServerFrame | ProtocolError {
   if (cid === undefined) return new ProtocolError(`a ${shown(op)} frame has neither seq nor cid`, text);
   return { kind: 'reply', cid, op, payload };
 }
+
+/** A binary frame: clanstream's protocol is JSON text only. */
+const BINARY_FRAME = (frame: Uint8Array): ProtocolError => new ProtocolError(`a binary frame of ${frame.byteLength} bytes arrived; this protocol speaks JSON text (ignored)`);
+
+/** The JSON codec: `{cid, <op>: payload}` out, every frame kind of docs/PROTOCOL.md §4.2 in. Stateless, so one serves every socket. */
+const JSON_CODEC: SocketCodec = {
+  encode: (cid: string, op: string, payload: unknown): string => JSON.stringify({ cid, [op]: payload }),
+  decode: (frame: WireFrame) => (typeof frame === 'string' ? decodeFrame(frame) : BINARY_FRAME(frame)),
+};
+
+/** clanstream's own socket protocol (docs/PROTOCOL.md §4): JSON text frames, greeted by `hello`, then start or resume. */
+export const clanstreamWire: WireProtocol = Object.freeze({
+  greeting: Object.freeze({ kind: 'hello' as const }),
+  open: () => JSON_CODEC,
+});
