@@ -22,6 +22,9 @@ export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
  */
 export { HttpRequester, jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from './api/request.js';
 
+// The protocol spoken: clanstream's own by default, or another through the same seam
+export * from './protocol/index.js';
+
 // Caches, structures and the outbox
 export type { ClientState } from './state/client-state.js';
 export type { ClanState, ChannelState, UserState, MemberState, RoleState, PresenceState, MessageState } from './state/records.js';
@@ -61,6 +64,7 @@ export {
   type GatewayRequestMap,
   type GatewayRequestOp,
   type GatewayRequestPayload,
+  type HelloPayload,
   type KnownCloseCode,
   type MessageReactionAck,
   type MessageReactionRequest,
@@ -132,4 +136,4 @@ export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LoggerLike, type LogLevel } from './util/logger.js';
 
 // Debug output and unhandled errors
-export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
+export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSink, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
