@@ -21,6 +21,8 @@ export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
  * @internal
  */
 export { HttpRequester, jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from './api/request.js';
+/** @internal */
+export { RestPacing } from './api/rest-pacing.js';
 
 // The protocol spoken: clanstream's own by default, or another through the same seam
 export * from './protocol/index.js';

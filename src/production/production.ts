@@ -1,8 +1,8 @@
-import { AuthenticationError, ValidationError, type PlatformApi, type PlatformApiOptions, type PlatformProtocol, type ProtocolCapabilities, type Session } from './core.js';
+import { AuthenticationError, ValidationError, type CodecContext, type PlatformApi, type PlatformApiOptions, type PlatformProtocol, type ProtocolCapabilities, type Session } from './core.js';
 import { PRODUCTION_DEFAULTS, type ProductionOptions } from './options.js';
 import { ENTRY_OF, MAIN_KITS, type DialectKit } from './dialect-kit.js';
 import { gatewayBase, PRODUCTION_SESSION_FORMAT } from './session-format.js';
-import { ProductionCodec, type ProductionCodecContext } from './socket/production-codec.js';
+import { ProductionCodec } from './socket/production-codec.js';
 import type { RequestStyle } from './socket/requests.js';
 
 /**
@@ -75,7 +75,7 @@ export function buildProduction(options: ProductionOptions, kits: readonly Diale
     createApi,
     wire: Object.freeze({
       greeting: Object.freeze({ kind: 'on-open' as const, heartbeatIntervalMs: PRODUCTION_DEFAULTS.heartbeatIntervalMs }),
-      open: (context: ProductionCodecContext) =>
+      open: (context: CodecContext) =>
         new ProductionCodec({ dialect, known, style, protocolName: name, translate: { selfId: () => context.userId?.() ?? '' }, ...(kit.reshape ? { reshape: kit.reshape } : {}) }, context),
     }),
     session: PRODUCTION_SESSION_FORMAT,

@@ -37,16 +37,23 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
     expect(client.clientId).toBe(w.bot.id);
     expect(sent(w, 'clan_join').map((b) => b.clan_id)).toEqual(expect.arrayContaining([w.clan!.id, '0']));
     // The login went to production's route, and the socket to its URL.
-    expect(w.emu.wire.entries().some((e) => e.transport === 'http' && e.path === '/v2/clandesc')).toBe(true);
+    expect(w.emu.wire.entries().some((e) => e.transport === 'http' && e.path?.startsWith('/v2/clandesc?'))).toBe(true);
     expect(w.emu.wire.entries().some((e) => e.transport === 'ws' && e.op === 'connect' && (e.body as { format?: string }).format === 'protobuf')).toBe(true);
-    expect(client.clans.cache.has(w.clan!.id)).toBe(true);
+    expect(client.clans.has(w.clan!.id)).toBe(true);
+  });
+
+  it('asks the prover for its proof as production wants it: client_type "mezon" (the session\'s id_token as jwt)', async () => {
+    const { w } = await start();
+    await until(() => w.emu.wire.entries().some((e) => e.transport === 'http' && e.path === '/zk/prove'), 'the proof request');
+    const prove = w.emu.wire.entries().find((e) => e.transport === 'http' && e.path === '/zk/prove')!;
+    expect(prove.body).toMatchObject({ client_type: 'mezon', jwt: '***' });
   });
 
   it('delivers a channel message as a typed event, cached before listeners run, and replies to it', async () => {
     const { w, client, general } = await start();
     const seen: Array<{ message: ChannelMessage; cached: boolean }> = [];
     client.onChannelMessage((message) => {
-      seen.push({ message, cached: client.channels.cache.get(general)?.messages.cache.has(message.message_id) ?? false });
+      seen.push({ message, cached: client.channels.get(general)?.messages.has(message.message_id) ?? false });
     });
     const said = w.as('alice').send(general, 'ping', { mentions: [{ user_id: w.bot.id, s: 0, e: 4 }] });
     await until(() => seen.length > 0, 'the message event');
@@ -69,7 +76,7 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
 
   it('sends an ephemeral message to two users as two envelopes and settles once both are answered', async () => {
     const { w, client, general } = await start();
-    const channel = client.channels.cache.get(general)!;
+    const channel = client.channels.get(general)!;
     const ack = await channel.sendEphemeral([w.accounts.alice!.id, w.accounts.bob!.id], 'psst');
     expect(ack.channel_id).toBe(general);
     expect(sent(w, 'ephemeral_message_send').map((b) => b.receiver_id)).toEqual([w.accounts.alice!.id, w.accounts.bob!.id]);

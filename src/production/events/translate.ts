@@ -56,8 +56,36 @@ export interface PushMessages {
 export type PushCase = keyof PushMessages;
 
 /** The event each push case becomes: the case's name in snake_case (clanstream names its events as production's cases). */
-export type EventOfCase<C extends PushCase> = C extends `${infer H}${infer T}` ? (`${H}${SnakeTail<T>}` extends Events ? `${H}${SnakeTail<T>}` & Events : never) : never;
-type SnakeTail<S extends string> = S extends `${infer H}${infer T}` ? (H extends Lowercase<H> ? `${H}${SnakeTail<T>}` : `_${Lowercase<H>}${SnakeTail<T>}`) : '';
+interface CaseEvents {
+  channelMessage: Events.ChannelMessage;
+  messageReactionEvent: Events.MessageReaction;
+  messageButtonClicked: Events.MessageButtonClicked;
+  dropdownBoxSelected: Events.DropdownBoxSelected;
+  channelCreatedEvent: Events.ChannelCreated;
+  channelUpdatedEvent: Events.ChannelUpdated;
+  channelDeletedEvent: Events.ChannelDeleted;
+  addClanUserEvent: Events.AddClanUser;
+  userClanRemovedEvent: Events.UserClanRemoved;
+  userChannelAddedEvent: Events.UserChannelAdded;
+  userChannelRemovedEvent: Events.UserChannelRemoved;
+  roleEvent: Events.RoleEvent;
+  roleAssignEvent: Events.RoleAssign;
+  voiceStartedEvent: Events.VoiceStartedEvent;
+  voiceEndedEvent: Events.VoiceEndedEvent;
+  voiceJoinedEvent: Events.VoiceJoinedEvent;
+  voiceLeavedEvent: Events.VoiceLeavedEvent;
+  streamingJoinedEvent: Events.StreamingJoinedEvent;
+  streamingLeavedEvent: Events.StreamingLeavedEvent;
+  webrtcSignalingFwd: Events.WebrtcSignalingFwd;
+  tokenSentEvent: Events.TokenSend;
+  giveCoffeeEvent: Events.GiveCoffee;
+  clanEventCreated: Events.ClanEventCreated;
+  notifications: Events.Notifications;
+  quickMenuEvent: Events.QuickMenu;
+  messageTypingEvent: Events.MessageTyping;
+}
+
+export type EventOfCase<C extends PushCase> = CaseEvents[C];
 
 /** A push case's event name. */
 export function eventOfCase<C extends PushCase>(pushCase: C): EventOfCase<C> {
@@ -116,7 +144,6 @@ function composed(send: B.ChannelMessageSend | undefined, senderId: string): Cha
 }
 
 type Translators = { [C in PushCase]: (m: PushMessages[C], ctx: TranslateContext, problems: string[]) => EventPayloadMap[EventOfCase<C>] | string };
-type Loose = (m: never) => unknown;
 
 const TRANSLATORS: Translators = {
   channelMessage: (m, _ctx, problems) => channelMessage(m, problems),
@@ -164,6 +191,6 @@ const TRANSLATORS: Translators = {
 /** One push translated into its event's payload. */
 export function translatePush<C extends PushCase>(pushCase: C, message: PushMessages[C], ctx: TranslateContext): Translated<EventOfCase<C>> {
   const problems: string[] = [];
-  const data = (TRANSLATORS[pushCase] as Loose as (m: PushMessages[C], c: TranslateContext, p: string[]) => EventPayloadMap[EventOfCase<C>] | string)(message, ctx, problems);
+  const data = (TRANSLATORS[pushCase] as unknown as (m: PushMessages[C], c: TranslateContext, p: string[]) => EventPayloadMap[EventOfCase<C>] | string)(message, ctx, problems);
   return typeof data === 'string' ? { invalid: data } : { data, problems };
 }

@@ -1,5 +1,5 @@
 import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
-import { ProtocolError, ValidationError, type ClanstreamError, type ClanstreamEvent, type CodecContext, type GatewayErrorPayload, type ServerFrame, type SocketCodec, type WireFrame } from '../core.js';
+import { ProtocolError, ValidationError, type ClanstreamEvent, type CodecContext, type GatewayErrorPayload, type ServerFrame, type SocketCodec, type WireFrame } from '../core.js';
 import { eventOfCase, isPushCase, translatePush, type PushMessages, type TranslateContext } from '../events/translate.js';
 import { encodeApiRequest } from '../wire/api-request.js';
 import type { Dialect } from '../wire/dialects.js';
@@ -11,26 +11,8 @@ import { gatewayError, mustJoinChannel, replyOf, type Reply } from './replies.js
 import { opFrames, type EnvelopeCase, type OpFrames, type RequestStyle } from './requests.js';
 import { WireCids } from './wire-cids.js';
 
-/** What a production codec is given besides the seam's context: each optional, and done without when absent. */
-export interface ProductionCodecContext extends CodecContext {
-  /** Writes a frame the codec sends on its own (the join before a resend, the resend). */
-  readonly send?: (frame: WireFrame) => void;
-  /** Reports a problem that does not stop a frame from being used (a message part read as empty). */
-  readonly report?: (error: ClanstreamError) => void;
-  /** The bot's user id (the owner of a quick menu where the wire does not say). */
-  readonly userId?: () => string;
-  /** Applies a session the server pushed (`refresh_session_event`, sdk-2.8.44): the raw `Session` message. */
-  readonly renewSession?: (session: Record<string, unknown>) => void;
-}
-
 /** A frame that stops the connection for good (a server speaking another dialect). */
-export interface FatalFrame {
-  readonly kind: 'fatal';
-  readonly error: ProtocolError;
-}
-
-/** What the codec decodes a frame to: the seam's frames, and the fatal one. */
-export type ProductionFrame = ServerFrame | FatalFrame;
+type FatalFrame = Extract<ServerFrame, { kind: 'fatal' }>;
 
 const ENTRY_OF_DIALECTS = Object.entries(ENTRY_OF) as Array<[string, string]>;
 
@@ -84,7 +66,7 @@ export class ProductionCodec implements SocketCodec {
 
   constructor(
     private readonly options: ProductionCodecOptions,
-    private readonly context: ProductionCodecContext,
+    private readonly context: CodecContext,
   ) {
     this.decoder = new KnownDialectsFrameDecoder(options.dialect, options.known);
   }
@@ -96,7 +78,7 @@ export class ProductionCodec implements SocketCodec {
     return written.length === 1 ? written[0]! : written;
   }
 
-  decode(frame: WireFrame): ProductionFrame | ProtocolError | undefined {
+  decode(frame: WireFrame): ServerFrame | ProtocolError | undefined {
     if (typeof frame === 'string') return new ProtocolError(`the production socket sent a text frame; it speaks binary ${this.options.dialect.name} frames`, frame.slice(0, 64));
     const step = this.decoder.decode(frame);
     return this.step(step);
@@ -107,7 +89,7 @@ export class ProductionCodec implements SocketCodec {
    * server was heard speaking the pinned one: fatal (once) when a dialect is
    * left out of this bundle, naming where it is; otherwise a bad frame.
    */
-  private unmatched(error: ProtocolError): ProductionFrame | undefined {
+  private unmatched(error: ProtocolError): ServerFrame | ProtocolError | undefined {
     const missing = ENTRY_OF_DIALECTS.filter(([name]) => !this.options.known.some((d) => d.name === name));
     if (missing.length === 0) return error;
     const known = this.options.known.map((d) => d.name).join(' or ');
@@ -161,7 +143,7 @@ export class ProductionCodec implements SocketCodec {
 
   // ---------------- reading ----------------
 
-  private step(step: InboundFrame<DescMessage>): ProductionFrame | ProtocolError | undefined {
+  private step(step: InboundFrame<DescMessage>): ServerFrame | ProtocolError | undefined {
     switch (step.kind) {
       case 'foreign':
         return this.mismatch(step.error);
@@ -179,7 +161,7 @@ export class ProductionCodec implements SocketCodec {
     }
   }
 
-  private envelopeIn(envelope: DecodedEnvelope): ProductionFrame | ProtocolError | undefined {
+  private envelopeIn(envelope: DecodedEnvelope): ServerFrame | ProtocolError | undefined {
     const { message } = envelope;
     const wire = typeof envelope.cid === 'number' ? envelope.cid : envelope.cid === '' ? 0 : Number(envelope.cid);
     const { reshape } = this.options;
@@ -207,7 +189,7 @@ export class ProductionCodec implements SocketCodec {
   }
 
   /** An Envelope answering a request. */
-  private answer(wire: number, shown: string | number, answerCase: string | undefined, value: Record<string, unknown> | undefined): ProductionFrame | ProtocolError | undefined {
+  private answer(wire: number, shown: string | number, answerCase: string | undefined, value: Record<string, unknown> | undefined): ServerFrame | ProtocolError | undefined {
     const waiting = this.cids.get(wire);
     if (waiting === undefined) return new ProtocolError(`an answer under cid ${shown}, which no request on this socket waits for (ignored)`);
     if (waiting.settled) return this.late(wire, waiting);
@@ -222,7 +204,7 @@ export class ProductionCodec implements SocketCodec {
   }
 
   /** The raw answer (sdk-2.8.44) to a socket RPC. */
-  private rpcAnswer(wire: number, code: number, body: Uint8Array): ProductionFrame | ProtocolError | undefined {
+  private rpcAnswer(wire: number, code: number, body: Uint8Array): ServerFrame | ProtocolError | undefined {
     const waiting = this.cids.get(wire);
     if (waiting === undefined) return new ProtocolError(`a raw answer under cid ${wire}, which no request on this socket waits for (ignored)`);
     if (waiting.settled) return this.late(wire, waiting);

@@ -1,7 +1,8 @@
 /** A production codec for tests: its context's debug records, reports, sent frames and renewed sessions kept. */
 import type { DebugEvent } from '../../../src/index.js';
 import type { ClanstreamError } from '../../../src/index.js';
-import { ProductionCodec, type ProductionCodecContext } from '../../../src/production/socket/production-codec.js';
+import { ProductionCodec } from '../../../src/production/socket/production-codec.js';
+import type { CodecContext } from '../../../src/index.js';
 import type { RequestStyle } from '../../../src/production/socket/requests.js';
 import { eraAToEraB } from '../../../src/production/events/era-a.js';
 import { DIALECTS, type Dialect, type DialectName } from '../../../src/production/wire/dialects.js';
@@ -22,7 +23,7 @@ export function styleOf(name: DialectName, change: Partial<RequestStyle> = {}): 
 
 export function codecFor(name: DialectName, options: { style?: Partial<RequestStyle>; send?: boolean; known?: readonly Dialect[] } = {}): CodecHarness {
   const harness: Omit<CodecHarness, 'codec'> = { debug: [], reports: [], sent: [], sessions: [] };
-  const context: ProductionCodecContext = {
+  const context: CodecContext = {
     debug: (event) => harness.debug.push(event),
     report: (error) => harness.reports.push(error),
     userId: () => BOT_ID,
