@@ -15,6 +15,8 @@ export default defineConfig([
       scale: 'src/scale/index.ts',
       // The platform's production protocol: its schemas and protobuf runtime stay out of the core entry.
       production: 'src/production/index.ts',
+      // The same with the oldest dialect, sdk-2.8.33, which the main entry leaves out (its schema weighs on browsers).
+      'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
     },
     format: ['esm', 'cjs'],
     // Shared chunks in the CommonJS build too, so the emulator and testing entries do not each carry a copy of the library.
@@ -68,13 +70,13 @@ export default defineConfig([
     // the request layer) comes through src/production/core.ts, which becomes that import, so classes
     // stay the core's own. The protobuf runtime and the schemas are bundled in. Its size budget is
     // checked by bench/bundle.bench.ts and the package test.
-    entry: { production: 'src/production/index.ts' },
+    entry: { production: 'src/production/index.ts', 'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts' },
     outDir: 'dist/browser',
     format: ['esm'],
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    keepNames: true,
+    // No keepNames: production defines no error class (its errors are the core bundle's), and names cost bytes.
     treeshake: true,
     splitting: false,
     sourcemap: true,

@@ -16,6 +16,7 @@ const schemas = resolve(production, 'schema');
 const leanCodegen = resolve(production, 'wire', 'codegen-lean.ts');
 const embeddedFile = resolve(production, 'wire', 'embedded-file.ts');
 const envelopeCodec = resolve(production, 'wire', 'envelope-codec.ts');
+const protobufDist = resolve(root, 'node_modules', '@bufbuild', 'protobuf', 'dist', 'esm');
 const leanProtobuf = resolve(production, 'wire', 'protobuf-lean.ts');
 
 /** The path of a relative import in TypeScript source (`./x.js` names `./x.ts`). */
@@ -29,7 +30,14 @@ export function coreAsBrowserBundle() {
       // (src/production/wire/embedded-file.ts); so does protobuf-es's own wrappers.proto, which they import.
       build.onResolve({ filter: /^@bufbuild\/protobuf\/codegenv2$/ }, (args) => (args.importer.startsWith(schemas + sep) ? { path: leanCodegen } : undefined));
       // …and write frames with a toBinary of a few lines (src/production/wire/lean-to-binary.ts).
-      build.onResolve({ filter: /^@bufbuild\/protobuf$/ }, (args) => (args.importer === envelopeCodec ? { path: leanProtobuf } : undefined));
+      build.onResolve({ filter: /^@bufbuild\/protobuf(\/wire)?$/ }, (args) => {
+        if (args.importer === envelopeCodec && args.path === '@bufbuild/protobuf') return { path: leanProtobuf };
+        // The descriptor reader runs while the schemas' modules load: it takes the registry and the wire reader
+        // from their own modules, whose imports lead back to no schema (the package's index would, through
+        // its JSON and well-known-type modules, and a schema would then load before the reader).
+        if (args.importer === embeddedFile) return { path: resolve(protobufDist, args.path === '@bufbuild/protobuf' ? 'registry.js' : 'wire/binary-encoding.js') };
+        return undefined;
+      });
       build.onResolve({ filter: /codegenv2\/file\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/].*[\\/]wkt[\\/]/.test(args.importer) ? { path: embeddedFile } : undefined));
       // Their descriptors travel as strings of code points 0-255 instead of base64: a quarter less once gzipped.
       build.onLoad({ filter: /([\\/]src[\\/]production[\\/]schema[\\/][^\\/]+_pb\.ts|[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]wkt[\\/]google[\\/]protobuf[\\/]wrappers_pb\.js)$/ }, async (args) => {

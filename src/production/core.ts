@@ -6,3 +6,7 @@
  * (`instanceof` holds across both files).
  */
 export * from '../index.js';
+// The core entry exports these too, marked internal (kept out of its declarations): named here for the
+// declarations of this entry.
+export { HttpRequester, jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from '../api/request.js';
+export { RestPacing } from '../api/rest-pacing.js';

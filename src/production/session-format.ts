@@ -1,4 +1,5 @@
 import type { ApiSession, ClaimReader, SessionFormat } from './core.js';
+import { asText, field, isRecord } from './events/fields.js';
 
 /**
  * Production sessions as clanstream's Session reads them. The login answers
@@ -8,21 +9,13 @@ import type { ApiSession, ClaimReader, SessionFormat } from './core.js';
  * Nakama's: `uid`, `usn`, and the session variables under `vrs`.
  */
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '');
+const text = (v: unknown): string => asText(v) ?? '';
 
 /** A decoded protobuf `Session` (camelCase, as `refresh_session_event` carries it) or a JSON one, in the login answer's names. */
 export function sessionAnswer(message: Record<string, unknown>): Record<string, unknown> {
-  const pick = (snake: string, camel: string): unknown => (snake in message ? message[snake] : message[camel]);
-  return {
-    token: pick('token', 'token'),
-    refresh_token: pick('refresh_token', 'refreshToken'),
-    user_id: pick('user_id', 'userId'),
-    api_url: pick('api_url', 'apiUrl'),
-    id_token: pick('id_token', 'idToken'),
-    ws_url: pick('ws_url', 'wsUrl'),
-    ...(typeof message.created_at === 'number' ? { created_at: message.created_at } : {}),
-  };
+  const out: Record<string, unknown> = typeof message.created_at === 'number' ? { created_at: message.created_at } : {};
+  for (const key of ['token', 'refresh_token', 'user_id', 'api_url', 'id_token', 'ws_url']) out[key] = field(message, key);
+  return out;
 }
 
 export const productionClaims: ClaimReader = (claims) => {

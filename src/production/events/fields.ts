@@ -1,6 +1,9 @@
 import { idList, idText } from './ids.js';
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
+/** A value as text: a string as it is, a number or bigint written out. */
+export const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
+
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The fields `spec` names (snake_case, space-separated) copied from a
@@ -36,7 +39,7 @@ export function picked(row: Record<string, unknown>, spec: string): Record<strin
     const mark = entry.at(-1);
     const key = mark === '!' || mark === '#' ? entry.slice(0, -1) : entry;
     const value = field(row, key);
-    const given = text(value);
+    const given = asText(value);
     if (typeof value === 'number' && Number.isFinite(value)) {
       if (value !== 0 || mark === '#') out[key] = value;
     } else if (value === true) out[key] = true;

@@ -2,7 +2,7 @@ import { fromBinary, type DescMessage, type MessageShape } from '@bufbuild/proto
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageReaction, ApiMessageRef } from '../core.js';
 import { MessageAttachmentSchema, MessageMentionSchema, MessageReactionSchema, MessageRefSchema } from '../schema/sdk-2.8.37_pb.js';
-import { field, picked } from './fields.js';
+import { asText, field, isRecord, picked } from './fields.js';
 import { idText } from './ids.js';
 
 /**
@@ -22,9 +22,8 @@ const JSON_FIRST = new Set([0x5b, 0x7b]);
 /** Field 1, length-delimited: the first item of a protobuf list. */
 const LIST_TAG = 0x0a;
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
+const text = (v: unknown): string | undefined => asText(v) || undefined;
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v !== 0 ? v : typeof v === 'string' && /^\d+$/.test(v) && v !== '0' ? Number(v) : undefined);
-const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Rows of one part, from JSON text or bytes; `schema` reads a protobuf list's items. */
 function rows(part: string | Uint8Array, schema: DescMessage, what: string, problems: string[]): Row[] {
@@ -40,11 +39,11 @@ function rows(part: string | Uint8Array, schema: DescMessage, what: string, prob
   const source = typeof part === 'string' ? part : utf8.decode(part);
   try {
     const parsed = JSON.parse(source) as unknown;
-    if (Array.isArray(parsed)) return parsed.filter(isRow);
+    if (Array.isArray(parsed)) return parsed.filter(isRecord);
     // Some servers send `{"<name>": [...]}` rather than the bare list.
-    if (isRow(parsed)) {
+    if (isRecord(parsed)) {
       const list = Object.values(parsed).find(Array.isArray) as unknown[] | undefined;
-      if (list) return list.filter(isRow);
+      if (list) return list.filter(isRecord);
     }
   } catch {
     // Falls to the problem below.

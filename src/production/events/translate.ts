@@ -93,7 +93,7 @@ export function eventOfCase<C extends PushCase>(pushCase: C): EventOfCase<C> {
 }
 
 export function isPushCase(name: string | undefined): name is PushCase {
-  return name !== undefined && isEventName(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) && !name.includes('_');
+  return name !== undefined && !name.includes('_') && isEventName(eventOfCase(name as PushCase));
 }
 
 /** A payload built by `fields`, typed as the event's (test/production/events.test.ts checks every one). */

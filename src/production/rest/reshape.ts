@@ -1,5 +1,5 @@
 import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
-import { picked } from '../events/fields.js';
+import { field, isRecord, picked } from '../events/fields.js';
 import { idList, idText } from '../events/ids.js';
 
 /**
@@ -11,13 +11,9 @@ import { idList, idText } from '../events/ids.js';
 
 export type Row = Record<string, unknown>;
 
-const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A field under its snake_case or camelCase name. */
-export function get(row: Row, snake: string): unknown {
-  if (snake in row) return row[snake];
-  return row[snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
-}
+export const get = field;
 
 export const text = (row: Row, key: string): string => {
   const v = get(row, key);
@@ -36,13 +32,13 @@ export const ids = (row: Row, key: string): string[] => {
 
 /** The list under `key` (rows only), or a ProtocolError naming the route when the answer is not an object. */
 export function rowsOf(answer: unknown, key: string, route: string): Row[] {
-  if (!isRow(answer)) throw new ProtocolError(`${route} answered with something that is not an object`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
+  if (!isRecord(answer)) throw new ProtocolError(`${route} answered with something that is not an object`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
   const list = get(answer, key);
-  return Array.isArray(list) ? list.filter(isRow) : [];
+  return Array.isArray(list) ? list.filter(isRecord) : [];
 }
 
 export function rowOf(answer: unknown, route: string): Row {
-  if (!isRow(answer)) throw new ProtocolError(`${route} answered with something that is not an object`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
+  if (!isRecord(answer)) throw new ProtocolError(`${route} answered with something that is not an object`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
   return answer;
 }
 
@@ -75,7 +71,7 @@ export function friendOf(row: Row): ApiFriend {
   const state = get(row, 'state');
   const user = get(row, 'user');
   return {
-    user: userOf(isRow(user) ? user : {}),
+    user: userOf(isRecord(user) ? user : {}),
     state: typeof state === 'string' && (FRIEND_STATES as readonly string[]).includes(state) ? (state as FriendState) : (FRIEND_STATES[num(row, 'state')] ?? 'accepted'),
     update_time_seconds: num(row, 'update_time_seconds'),
   };
