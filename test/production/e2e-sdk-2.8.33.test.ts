@@ -105,3 +105,27 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
     w.emu.resume();
   });
 });
+
+describe('production protocol, sdk-2.8.33: a refused socket token', () => {
+  let world: TestWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  it('an upgrade refused with HTTP 401 counts as 4003: one new login, then the socket opens', async () => {
+    const w = await createTestWorld({ compat: true });
+    world = w;
+    const client = await w.connect({ protocol: protocol() });
+    const events: LifecycleEvent[] = [];
+    client.lifecycle$.subscribe((e) => events.push(e));
+    const logins = () => w.emu.wire.entries().filter((e) => e.transport === 'http' && e.path === '/v2/apps/authenticate/token').length;
+    const before = logins();
+    // Every token issued so far is refused: the next socket's upgrade answers 401.
+    w.emu.expireTokens({ refresh: true });
+    w.emu.dropConnections();
+    await until(() => events.some((e) => e.type === 'reconnected'), 'the reconnect');
+    expect(events.find((e) => e.type === 'disconnected')).toBeDefined();
+    expect(logins()).toBe(before + 1);
+  });
+});
