@@ -31,7 +31,7 @@ export interface ProductionOptions {
 
 /** The defaults of {@link ProductionOptions} and the settings production brings to a client. */
 export const PRODUCTION_DEFAULTS = Object.freeze({
-  dialect: 'sdk-2.8.44' as DialectName,
+  dialect: 'sdk-2.8.44',
   restIntervalMs: 1024,
   mediaUrl: 'https://stn.mezon.ai/api/playmedia',
   /** The platform's gateway and REST host. */

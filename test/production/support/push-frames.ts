@@ -51,10 +51,10 @@ function carry(json: JsonObject, schema: DescMessage): JsonObject {
 /** The push of `type` in `name`'s wire; `extra` sets fields only a later era has (JSON names). */
 export function pushFrame<K extends Events>(name: DialectName, type: K, payload: EventPayloadMap[K], extra: JsonObject = {}): Uint8Array {
   const message = translate(type, payload, NO_WORLD);
-  if (name === 'sdk-2.8.33') return toBinary(SDK_2_8_33.envelope, create(SDK_2_8_33.envelope, { message } as never));
+  if (name === 'sdk-2.8.33') return toBinary(SDK_2_8_33.envelope, create(SDK_2_8_33.envelope, { message }));
   const d = dialect(name);
   const json = toJson(caseSchema(SDK_2_8_33, message.case), message.value as never, { useProtoFieldName: true }) as JsonObject;
   const schema = caseSchema(d, message.case);
   const value = fromJson(schema, { ...carry(json, schema), ...extra });
-  return toBinary(d.envelope, create(d.envelope, { message: { case: message.case, value } } as never));
+  return toBinary(d.envelope, create(d.envelope, { message: { case: message.case, value } }));
 }
