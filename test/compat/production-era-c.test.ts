@@ -5,10 +5,10 @@
  * golden bytes built from the wire's description (docs/DIALECTS.md), since no
  * installable client speaks it.
  */
-import { fromBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiSession } from '../../src/model/api.js';
-import { ChannelMessageRemoveSchema } from '../../src/production/schema/sdk-2.8.37_pb.js';
+import { ChannelMessageRemoveSchema, MessageMentionSchema } from '../../src/production/schema/sdk-2.8.37_pb.js';
 import { ChannelMessageUpdateSchema, SessionSchema } from '../../src/production/schema/sdk-2.8.44_pb.js';
 import { API_INDEX } from '../../src/production/wire/index.js';
 import { MUST_JOIN_CHANNEL } from '../../src/emulator/compat/requests.js';
@@ -70,7 +70,7 @@ describe('the production socket in era C (sdk-2.8.44)', () => {
     expect(world.emu.wire.frames('clan_join').at(-1)).toMatchObject({ protocol: 'sdk-2.8.44', cid: '7', body: { clan_id: clanId } });
   });
 
-  it('joins, sends, and hears the others in its own dialect (int64 ids, parts as bytes)', async () => {
+  it('joins, sends, and hears the others in its own dialect (int64 ids, parts as protobuf lists)', async () => {
     expect((await join()).message.case).toBe('channel');
     const answer = await send('from era C');
     expect(answer.message.case).toBe('channelMessageAck');
@@ -81,7 +81,9 @@ describe('the production socket in era C (sdk-2.8.44)', () => {
     const push = await socket.envelope((e) => e.message.case === 'channelMessage' && e.message.value.messageId === said.message_id);
     const message = push.message.value as { senderId: string; content: string; mentions: Uint8Array; cid?: number };
     expect(message).toMatchObject({ senderId: world.accounts.alice!.id, content: '{"t":"hello era C"}' });
-    expect(JSON.parse(new TextDecoder().decode(message.mentions))).toEqual([{ user_id: world.bot.id, s: 0, e: 5 }]);
+    // Parts are a protobuf MessageMentionList: field 1 (LEN) once per mention.
+    const one = toBinary(MessageMentionSchema, create(MessageMentionSchema, { userId: world.bot.id, s: 0, e: 5 }));
+    expect(hex(message.mentions)).toBe(`0a${one.length.toString(16).padStart(2, '0')}${hex(one)}`);
     expect(push.cid).toBe(0);
   });
 

@@ -1,6 +1,7 @@
 import { Events, isEventName } from '../../events/names.js';
 import type { ChannelMessage, EventPayloadMap } from '../../events/payloads.js';
 import type { World } from '../world/world.js';
+import { messagePartsInit } from './part-lists.js';
 import type { ServedDialect } from './served-dialects.js';
 import { channelDescription, contentText, jsonPart, profile, profileOf, timestamp, type Init } from './wire-values.js';
 
@@ -13,7 +14,7 @@ export interface EnvelopeMessage {
 
 type Translators = { [K in Events]: (payload: EventPayloadMap[K], world: World, dialect: ServedDialect) => EnvelopeMessage };
 
-/** A channel message as production pushes it: parts as JSON (text in era A, bytes later), times as the era has them. */
+/** A channel message as production pushes it: parts as JSON text (era A) or protobuf lists (later), times as the era has them. */
 export function channelMessageInit(m: ChannelMessage, world: World, dialect: ServedDialect): Init {
   return {
     clanId: m.clan_id,
@@ -30,10 +31,7 @@ export function channelMessageInit(m: ChannelMessage, world: World, dialect: Ser
     displayName: m.display_name,
     clanNick: m.clan_nick,
     clanAvatar: m.clan_avatar,
-    reactions: jsonPart(dialect, JSON.stringify(m.reactions)),
-    mentions: jsonPart(dialect, JSON.stringify(m.mentions)),
-    attachments: jsonPart(dialect, JSON.stringify(m.attachments)),
-    references: jsonPart(dialect, JSON.stringify(m.references)),
+    ...messagePartsInit(m, dialect),
     // Era A also has Timestamps; later schemas do not declare them, so they are left out there.
     createTime: timestamp(m.create_time_seconds),
     updateTime: timestamp(m.update_time_seconds),

@@ -8,7 +8,8 @@ import { COMPAT_DEFAULTS } from './defaults.js';
 import { call, type EmulatorHandlers } from './emulator-routes.js';
 import { addFriends, channelDescs, friendEntries } from './listings.js';
 import type { SessionRefreshes } from './session-refreshes.js';
-import { sessionBytes, wantsProtobuf, withIdToken } from './session-answer.js';
+import { sessionAnswer, withIdToken } from './session-answer.js';
+import { userClientLogin } from './user-client-login.js';
 import { userClientRoutes } from './user-client-routes.js';
 import { productionChannel, productionFriend } from './views.js';
 
@@ -62,14 +63,10 @@ export function productionRoutes(emulator: EmulatorHandlers, refreshes: SessionR
     route(
       'POST',
       '/v2/apps/authenticate/token',
-      async (ctx) => {
-        const session = (await emulator.login(ctx)) as ApiSession;
-        if (!wantsProtobuf(ctx)) return withIdToken(session);
-        ctx.note({ protocol: 'sdk-2.8.37 or sdk-2.8.44' });
-        return new HttpResponse(200, sessionBytes(session, ctx.services.tokens), { 'content-type': COMPAT_DEFAULTS.protoTypes.session });
-      },
+      async (ctx) => sessionAnswer(ctx, (await emulator.login(ctx)) as ApiSession),
       'none',
     ),
+    userClientLogin(),
     ...[
       route(
         'POST',

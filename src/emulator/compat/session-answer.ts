@@ -1,6 +1,6 @@
 import type { ApiSession } from '../../model/api.js';
 import { SessionSchema } from '../../production/schema/sdk-2.8.44_pb.js';
-import type { RequestContext } from '../http/router.js';
+import { HttpResponse, type RequestContext } from '../http/router.js';
 import type { TokenService } from '../tokens.js';
 import { COMPAT_DEFAULTS } from './defaults.js';
 import { encodeInit, type Init } from './wire-values.js';
@@ -44,4 +44,14 @@ export function sessionBytes(session: ApiSession, tokens: TokenService): Uint8Ar
 export function wantsProtobuf(ctx: Pick<RequestContext, 'headers'>): boolean {
   const accept = ctx.headers.accept ?? '';
   return accept.split(',').some((type) => type.trim().toLowerCase().startsWith(COMPAT_DEFAULTS.protoTypes.session));
+}
+
+/**
+ * A login's answer: the protobuf Session when the caller asked for it (eras B
+ * and C, whose protocol the wire log then names), else era A's JSON.
+ */
+export function sessionAnswer(ctx: Pick<RequestContext, 'headers' | 'note' | 'services'>, session: ApiSession): HttpResponse | ApiSession {
+  if (!wantsProtobuf(ctx)) return withIdToken(session);
+  ctx.note({ protocol: 'sdk-2.8.37 or sdk-2.8.44' });
+  return new HttpResponse(200, sessionBytes(session, ctx.services.tokens), { 'content-type': COMPAT_DEFAULTS.protoTypes.session });
 }
