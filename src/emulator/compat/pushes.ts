@@ -1,6 +1,7 @@
 import { Events, isEventName } from '../../events/names.js';
 import type { ChannelMessage, EventPayloadMap } from '../../events/payloads.js';
 import type { World } from '../world/world.js';
+import { notificationContent } from './notification-content.js';
 import { messagePartsInit } from './part-lists.js';
 import type { ServedDialect } from './served-dialects.js';
 import { channelDescription, contentText, jsonPart, profile, profileOf, timestamp, type Init } from './wire-values.js';
@@ -249,7 +250,7 @@ const TRANSLATORS: Translators = {
       notifications: n.notifications.map((item) => ({
         id: item.id,
         subject: item.subject,
-        content: jsonPart(dialect, item.content),
+        content: jsonPart(dialect, notificationContent(item.content)),
         code: item.code,
         senderId: item.sender_id,
         createTime: timestamp(item.create_time_seconds),
