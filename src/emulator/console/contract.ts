@@ -72,8 +72,10 @@ export interface ConsoleWireEntry {
   user_ids: string[];
   channel_id?: string;
   status?: number;
-  /** Body or payload with secrets masked. */
+  /** Body or payload with secrets masked (a production frame or RPC decoded into readable form). */
   body?: unknown;
+  /** The production protocol's dialect the request or frame spoke ('sdk-2.8.33', …); unset for clanstream's own protocol. */
+  protocol?: string;
 }
 
 /** GET /console/api/wire?after=&channel=&user=&kind=. */
