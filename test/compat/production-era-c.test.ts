@@ -10,11 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiSession } from '../../src/model/api.js';
 import { ChannelMessageRemoveSchema, MessageMentionSchema } from '../../src/production/schema/sdk-2.8.37_pb.js';
 import { ChannelMessageUpdateSchema, SessionSchema } from '../../src/production/schema/sdk-2.8.44_pb.js';
-import { API_INDEX } from '../../src/production/wire/index.js';
+import { API_INDEX, encodeApiRequest } from '../../src/production/wire/index.js';
 import { MUST_JOIN_CHANNEL } from '../../src/emulator/compat/requests.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { until } from '../helpers/client.js';
-import { api, authenticate } from '../helpers/raw.js';
+import { api, authenticate, http } from '../helpers/raw.js';
 import { EraCSocket } from './support/era-c-socket.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -151,6 +151,24 @@ describe('the production socket in era C (sdk-2.8.44)', () => {
     expect(fresh.token).not.toBe(session.token);
     expect((await api({ ...session, token: fresh.token }, 'GET', '/v2/clandesc')).status).toBe(200);
     expect((await send('still here')).message.case).toBe('channelMessageAck');
+  });
+
+  it('pushes refresh_session_event when a tool asks the test API to refresh the user’s sessions', async () => {
+    await join();
+    const answer = await http<{ told: number }>(world.emu.url, 'POST', '/emulator/sessions/refresh', { body: { user: world.bot.id } });
+    expect(answer).toMatchObject({ status: 200, body: { told: 1 } });
+    await socket.envelope((e) => e.message.case === 'refreshSessionEvent');
+    expect((await http(world.emu.url, 'POST', '/emulator/sessions/refresh', { body: { user: 'nobody' } })).status).toBe(404);
+  });
+
+  it('refuses an api_request_event whose cid does not fit the 16 bits of a raw frame, under its cid, and runs nothing', async () => {
+    await join();
+    const ack = (await send('untouched')).message.value as { messageId: string };
+    const request = encodeApiRequest(70_000, 'DeleteChannelMessage', { clanId, channelId: general, messageId: ack.messageId }) as Uint8Array;
+    socket.sendBytes(request);
+    const refusal = await socket.envelope((e) => e.cid === 70_000);
+    expect(refusal.message).toEqual({ case: 'error', value: expect.objectContaining({ code: 3, message: expect.stringContaining('cid from 1 to 65535') }) });
+    expect(world.emu.messages(general).some((m) => m.message_id === ack.messageId)).toBe(true);
   });
 
   it('refuses a frame of another dialect once its frames showed era C, and closes the socket saying why', async () => {

@@ -19,6 +19,7 @@ import { productionRoutes } from './rest.js';
 import { rpcHandlers } from './rpc-handlers.js';
 import { rpcRoute } from './rpc-route.js';
 import { ProductionSocketServer } from './socket-server.js';
+import { sessionRefreshRoute } from './session-refresh-route.js';
 
 export { COMPAT_DEFAULTS } from './defaults.js';
 
@@ -47,7 +48,7 @@ export function createCompatFrontEnd(deps: CompatDeps): CompatFrontEnd {
   const rpcs = rpcHandlers(emulator, refreshes);
   const sockets = new ProductionSocketServer({ ...deps, rpcs });
   return {
-    routes: [...productionRoutes(emulator, refreshes), rpcRoute(rpcs, deps.log)],
+    routes: [...productionRoutes(emulator, refreshes), rpcRoute(rpcs, deps.log), sessionRefreshRoute(sockets)],
     handleUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
     refreshSessions: (userId) => sockets.refreshSessions(userId),
     close: () => sockets.close(),

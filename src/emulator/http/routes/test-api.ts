@@ -12,7 +12,7 @@ export const TEST_API_PREFIX = '/emulator';
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 /** The test API hands out credentials: only programs on this machine may call it, whatever interface the emulator binds. */
-function localOnly(ctx: RequestContext): void {
+export function localOnly(ctx: RequestContext): void {
   if (!LOOPBACK.test(ctx.remoteAddress ?? '')) throw EmulatorError.forbidden('the test API answers requests from this machine only');
 }
 
