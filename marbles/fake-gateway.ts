@@ -5,7 +5,7 @@
  * client sends. Replies are matched to the latest request of the given op
  * on that socket, so a diagram never spells out a cid.
  */
-import { defer, map, Subject, type Observable, type SchedulerLike } from 'rxjs';
+import { defer, map, merge, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { type ClanstreamError, type ClanstreamEvent } from '../src/index.js';
 import { GatewayConnection, type GatewayConnectionOptions } from '../src/gateway/connection.js';
@@ -59,6 +59,8 @@ export class FakeGateway {
   constructor(
     private readonly scheduler: TestScheduler,
     private readonly scripts: Script[],
+    /** Answer every ping with a pong this many frames later, as a live server does, besides the script. */
+    private readonly options: { pongAfter?: number } = {},
   ) {}
 
   /** The `transport` option of GatewayConnection. Sockets beyond the scripts never open. */
@@ -68,16 +70,21 @@ export class FakeGateway {
       this.urls.push(url);
       this.sockets$.next(url);
       const [marbles, steps] = this.scripts[socket] ?? ['', {}];
+      const pongs = new Subject<TransportSignal>();
+      const { pongAfter } = this.options;
       const transport: Transport = {
         send: (data) => {
           const { cid, ...rest } = JSON.parse(data) as Record<string, unknown>;
           const op = Object.keys(rest)[0] ?? '';
           this.sent.push({ socket, at: this.scheduler.now(), cid: String(cid), op, payload: rest[op] });
           this.sent$.next(rest);
+          if (op === 'ping' && pongAfter !== undefined) this.scheduler.schedule(() => pongs.next({ type: 'message', data: JSON.stringify({ cid, pong: {} }) }), pongAfter);
         },
         close: () => undefined,
       };
-      return this.scheduler.createColdObservable<ServerStep>(marbles, steps).pipe(map((step) => this.signal(step, socket, transport)));
+      const script$ = this.scheduler.createColdObservable<ServerStep>(marbles, steps).pipe(map((step) => this.signal(step, socket, transport)));
+      // Without automatic pongs the socket is the script alone (its end is the socket's end).
+      return pongAfter === undefined ? script$ : merge(script$, pongs);
     });
 
   private signal(step: ServerStep, socket: number, transport: Transport): TransportSignal {

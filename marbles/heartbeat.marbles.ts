@@ -95,19 +95,42 @@ describe('heartbeat inside GatewayConnection', () => {
   it('pings at the interval announced in hello and reconnects when a pong is late', () => {
     const scheduler = newScheduler();
     scheduler.run(({ expectObservable }) => {
-      // hello announces a 10 ms interval; the client's heartbeat timeout is 5 ms. Ready at 2, so pings
-      // go out at 12 and 22; the server answers the first (at 13) but not the second.
-      const gateway = new FakeGateway(scheduler, [['o h r 10ms P', { o: open(), h: hello(10), r: ready(), P: pong() }]]);
+      // hello announces a 1000 ms interval; the client's heartbeat timeout is 5 ms. Ready at 2, so pings
+      // go out at 1002 and 2002; the server answers the first (at 1003) but not the second.
+      const gateway = new FakeGateway(scheduler, [['o h r 1000ms P', { o: open(), h: hello(1000), r: ready(), P: pong() }]]);
       const { connection } = connectionOn(gateway, scheduler, { heartbeatTimeoutMs: 5 });
-      const sent = '     -s 10ms p 9ms p';
-      const lifecycle = '--R 24ms D';
+      const sent = '     -s 1000ms p 999ms p';
+      const lifecycle = '--R 2004ms D';
       expectObservable(gateway.sent$.pipe(map((frame) => Object.keys(frame)[0]))).toBe(sent, { s: 'start', p: 'ping' });
       expectObservable(connection.lifecycle$).toBe(lifecycle, {
         R: { type: 'ready', sessionId: 'S1', userId: 'U1' },
         // Either timer may fire first at 27: the ping request's own timeout or the heartbeat's; both say the pong is late.
         D: { type: 'disconnected', code: 4000, reason: expect.stringMatching(/no pong within 5 ms|gateway ping timed out after 5 ms/), willReconnect: true },
       });
-      startAt0(scheduler, connection, 60);
+      startAt0(scheduler, connection, 2060);
     });
+  });
+
+  it.each([
+    ['0', 0],
+    ['-1000', -1000],
+    ['10', 10],
+  ])('a hello interval of %s ms: one ping a second against a server that answers every ping at once, not one per round trip', (_name, interval) => {
+    const scheduler = newScheduler();
+    const pings: number[] = [];
+    const reports: string[] = [];
+    scheduler.run(() => {
+      // Every pong comes 1 ms after its ping. Honoured as asked, 0 ms would ping about 1000 times in these 10 s.
+      const gateway = new FakeGateway(scheduler, [['o h r', { o: open(), h: hello(interval), r: ready() }]], { pongAfter: 1 });
+      gateway.sent$.subscribe((frame) => {
+        if ('ping' in frame) pings.push(scheduler.now());
+      });
+      const harness = connectionOn(gateway, scheduler);
+      harness.reports$.subscribe((error) => reports.push(error.message));
+      startAt0(scheduler, harness.connection, 10_500);
+    });
+    // Ready at 2: a ping at 1002, 2002, … 10002.
+    expect(pings).toEqual(Array.from({ length: 10 }, (_, i) => 1002 + i * 1000));
+    expect(reports).toEqual([`the heartbeat interval of hello of ${interval} ms is below 1000 ms; waiting 1000 ms instead`]);
   });
 });

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { markdownSnippets } from './lib/doc-snippets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, '.scratch', 'doc-snippets');
@@ -21,21 +22,6 @@ function markdownFiles() {
   };
   walk(join(root, 'docs'));
   return files;
-}
-
-function snippets(file) {
-  const found = [];
-  const lines = readFileSync(file, 'utf8').split('\n');
-  let start = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (start < 0 && /^```(ts|typescript)\s*$/.test(line)) start = i + 1;
-    else if (start >= 0 && /^```\s*$/.test(line)) {
-      found.push({ line: start + 1, code: lines.slice(start, i).join('\n') });
-      start = -1;
-    }
-  }
-  return found;
 }
 
 /** The ```ts blocks of the `@example` sections of doc comments in `dir`. */
@@ -62,12 +48,11 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const written = [];
 for (const file of markdownFiles()) {
-  for (const { line, code } of snippets(file)) {
+  for (const { line, code, name: fileName } of markdownSnippets(readFileSync(file, 'utf8'))) {
     // A block that opens with `// name.ts` is a file of a tutorial: keep its name so the
     // other blocks of the same page can import it.
     const dir = join(outDir, relative(root, file).replace(/[^a-zA-Z0-9]+/g, '_'));
-    const named = /^\/\/ ([\w-]+\.ts)\s*$/.exec(code.split('\n')[0] ?? '');
-    const name = named?.[1] ?? `L${line}.ts`;
+    const name = fileName ?? `L${line}.ts`;
     mkdirSync(dir, { recursive: true });
     // `export {}` keeps a block without imports a module, so blocks do not share a scope.
     writeFileSync(join(dir, name), `// ${relative(root, file)}:${line}\n${code}\nexport {};\n`);

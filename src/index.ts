@@ -14,7 +14,8 @@ export { EventSurface } from './client/event-surface.js';
 export { Session, type StoredSession } from './session/session.js';
 export { SessionManager, type SessionManagerOptions } from './session/session-manager.js';
 export { ServiceApi, type PageQuery, type ServiceApiOptions, type AuthRecovery } from './api/service-api.js';
-export type { RequestOptions } from './api/request.js';
+export type { AnswerDecoder, RequestOptions } from './api/request.js';
+export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
 
 // Caches, structures and the outbox
 export type { ClientState } from './state/client-state.js';
@@ -25,8 +26,10 @@ export type { MessageWindow, WindowItem } from './state/message-window.js';
 export { CacheManager, type CacheSource } from './state/cache-manager.js';
 export { CACHE_LIMITS, type CacheLimits } from './state/limits.js';
 export { InMemoryMessageStore, type MessageStore } from './state/message-store.js';
-export type { Clan, TextChannel, Message, User, ReactMessagePayload } from './structures/shapes.js';
-export { VOICE_USER_LIST_DEFAULTS } from './structures/clan.js';
+export { Clan, VOICE_USER_LIST_DEFAULTS } from './structures/clan.js';
+export { TextChannel } from './structures/text-channel.js';
+export { Message, type ReactMessagePayload } from './structures/message.js';
+export { User } from './structures/user.js';
 export type { ContentInput, SendOptions } from './structures/send-options.js';
 export { Outbox, OUTBOX_DEFAULTS, type ActionQueue, type OutboxOptions, type OutboxStats, type OutboxTransport } from './outbound/outbox.js';
 export { SYNC_DEFAULTS, type SyncReport } from './client/sync.js';
@@ -124,4 +127,4 @@ export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LoggerLike, type LogLevel } from './util/logger.js';
 
 // Debug output and unhandled errors
-export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
+export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';

@@ -69,7 +69,9 @@ describe('examples/for-await', () => {
     const { world, client, general, botTexts } = await start();
     const loop = countdownBot(client, { limit: 10 });
     world.as('alice').send(general, 'hello');
-    await until(() => botTexts().length === 1, 'the answer');
+    // Stored is not yet acknowledged: closing before the acknowledgement would fail the reply, and the loop with it.
+    const settled = () => client.outbox.current.queued === 0 && client.outbox.current.inFlight === 0;
+    await until(() => botTexts().length === 1 && settled(), 'the answer, acknowledged');
     client.closeSocket();
     expect(await loop).toEqual(['hello']);
   });

@@ -1,4 +1,3 @@
-import { ofetch, type $Fetch } from 'ofetch';
 import { defer, from, lastValueFrom, map, Observable, retry, throwError, timeout, timer, finalize, type SchedulerLike } from 'rxjs';
 import type { DebugSink } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
@@ -7,7 +6,10 @@ import { ClosedError } from '../errors/closed-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiErrorBody, ApiErrorCode } from '../model/api.js';
 import { backoffDelay } from '../util/backoff.js';
-import { REDACTED, redactFields, type SecretRedactor } from '../util/redact.js';
+import { redactFields, SecretRedactor } from '../util/redact.js';
+import { exchange, type HttpAnswer } from './exchange.js';
+import { EXCHANGE_LIMITS, type ExchangeLimits } from './exchange-limits.js';
+import { describeNetworkFailure, shownUrl } from './network-failure.js';
 import { retryAfterMs } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -36,8 +38,12 @@ export interface RequestOptions {
   scheduler: SchedulerLike;
   /** Source of backoff jitter, [0, 1). */
   random: () => number;
-  /** fetch implementation (the platform's when absent). */
+  /** fetch implementation (the platform's, read at each request, when absent). */
   fetch?: typeof globalThis.fetch;
+  /** Bounds of each answer and of the redirects followed (see {@link EXCHANGE_LIMITS}). */
+  limits?: Partial<ExchangeLimits>;
+  /** Turns an answer's bytes into a value: JSON, else the text as it came (the default). */
+  decode?: AnswerDecoder;
   /**
    * Removes the client's secrets (an API key a server echoes) from every error before a caller sees it.
    * @internal
@@ -49,7 +55,7 @@ export interface RequestOptions {
    */
   report?: (error: ClanstreamError) => void;
   /**
-   * Receives a debug event for every wait a 429 imposes.
+   * Receives a debug event for every answer and failure (the URL, what answered) and every wait a 429 imposes.
    * @internal
    */
   debug?: DebugSink;
@@ -59,9 +65,14 @@ export interface RequestOptions {
 export interface RequestTarget {
   baseUrl: string;
   headers: Record<string, string>;
-  /** Credentials the request carries elsewhere than its `Authorization` header (a token in the path): kept out of its errors too. */
+  /** Credentials the request carries elsewhere than its `Authorization` header (a token in the path or the body): kept out of its errors too. */
   secrets?: readonly string[];
+  /** The setting that chose `baseUrl` (`` `zkApiUrl` ``…), named when the server cannot be reached. */
+  setting?: string;
 }
+
+/** Turns the bytes of an answer into the value a caller reads; `contentType` is the answer's header, if any. */
+export type AnswerDecoder = (bytes: Uint8Array, contentType: string | null) => unknown;
 
 const KNOWN_CODES = new Set<string>([
   'bad_request',
@@ -91,9 +102,12 @@ function codeFor(status: number, body: unknown): ApiErrorCode {
   return 'bad_request';
 }
 
-/** Replaces every occurrence of each secret in a text. */
+/** Removes every secret from a text, in every form the shared redactor knows (raw, URL-encoded, base64, hex…). */
 function without(secrets: readonly string[], text: string): string {
-  return secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), text);
+  if (secrets.length === 0) return text;
+  const redactor = new SecretRedactor({ minLength: 1 });
+  for (const secret of secrets) redactor.add(secret);
+  return redactor.redact(text);
 }
 
 /**
@@ -138,30 +152,26 @@ export function errorFromResponse(route: string, status: number, body: unknown, 
   });
 }
 
-/** A short, secret-free reason for a failed fetch (the URL is never included). */
-function networkReason(error: unknown): string {
-  // fetch wraps the system error (ECONNREFUSED…) a level or two down the cause chain.
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
-  return 'the server could not be reached';
-}
+const utf8 = new TextDecoder();
 
 /**
- * Response bodies: JSON, else the text as it came (an error page from a proxy). Plain JSON.parse rather
- * than ofetch's default (destr), which first runs two regular expressions over the whole body; a
- * "__proto__" key of parsed JSON is an own property, never the prototype.
+ * The default {@link AnswerDecoder}: JSON, else the text as it came (an error page from a proxy). Plain
+ * JSON.parse: a "__proto__" key of parsed JSON is an own property, never the prototype.
  */
-function parseJsonOrText(text: string): unknown {
+export function jsonOrText(bytes: Uint8Array): unknown {
+  const text = utf8.decode(bytes);
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+}
+
+/** A body as it goes on the wire: bytes and text as they are, anything else as JSON. */
+function encoded(body: unknown): { body?: string | Uint8Array<ArrayBuffer>; type?: string } {
+  if (body === undefined) return {};
+  if (typeof body === 'string' || body instanceof Uint8Array) return { body: body as string | Uint8Array<ArrayBuffer> };
+  return { body: JSON.stringify(body), type: 'application/json' };
 }
 
 function queryString(query: RequestSpec['query']): string {
@@ -176,17 +186,20 @@ function queryString(query: RequestSpec['query']): string {
  * Runs requests: each attempt is aborted when it takes longer than the
  * timeout; network errors, timeouts and 5xx of idempotent requests are
  * retried with exponential backoff and full jitter; 429 waits `Retry-After`.
- * Requests are independent: nothing serialises them. `cancelAll()` ends
- * every request in flight (the client closing), so no retry or timeout
- * outlives it.
+ * Every answer is read as bytes up to `limits.maxAnswerBytes` (decompressed)
+ * and then decoded; redirects are followed within the request's origin only
+ * (see `exchange`). A failure to connect names the address tried, the likely
+ * cause and the setting to change. Requests are independent: nothing
+ * serialises them. `cancelAll()` ends every request in flight (the client
+ * closing), so no retry or timeout outlives it.
  */
 export class HttpRequester {
-  private readonly fetcher: $Fetch;
   /** Ends one request in flight with a ClosedError. */
   private readonly inFlight = new Set<() => void>();
+  private readonly limits: ExchangeLimits;
 
   constructor(private readonly options: RequestOptions) {
-    this.fetcher = options.fetch ? ofetch.create({}, { fetch: options.fetch }) : ofetch;
+    this.limits = { ...EXCHANGE_LIMITS, ...options.limits };
   }
 
   /** Sends a request; `target` is read at each attempt so a refreshed token is picked up. */
@@ -226,7 +239,8 @@ export class HttpRequester {
             this.options.debug?.({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'http', route: spec.route, waitMs: wait });
             return timer(wait, scheduler);
           }
-          const transient = error.status === 0 || error.status >= 500;
+          // No answer, or a server error: worth another try. A refused redirect or an oversized answer would only repeat.
+          const transient = error.code === 'network_error' || error.code === 'timeout' || (error.status >= 500 && error.code !== 'answer_too_large');
           return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
         },
       }),
@@ -250,43 +264,72 @@ export class HttpRequester {
     const controller = new AbortController();
     let settled = false;
     const url = `${target.baseUrl}${spec.path}${queryString(spec.query)}`;
-    const send = this.fetcher
-      .raw(url, {
-        method: spec.method,
-        headers: { accept: 'application/json', ...target.headers },
-        ...(spec.body !== undefined ? { body: spec.body as Record<string, unknown> } : {}),
-        signal: controller.signal,
-        retry: false,
-        ignoreResponseError: true,
-        parseResponse: parseJsonOrText,
-      })
-      .then(
-        (response) => {
-          settled = true;
-          return response;
-        },
-        (error: unknown) => {
-          settled = true;
-          throw new ApiError({ status: 0, code: 'network_error', message: networkReason(error), route: spec.route });
-        },
-      );
+    const secrets = [...credentialsOf(target.headers), ...(target.secrets ?? [])];
+    // What errors and debug output may show: the request's own credentials and the client's secrets removed.
+    const hide = (text: string): string => this.clean(without(secrets, text));
+    const shown = shownUrl(url, hide);
+    const { route } = spec;
+    const { body, type } = encoded(spec.body);
+    const { fetch } = this.options;
+    const send = exchange({
+      url,
+      method: spec.method,
+      headers: { accept: 'application/json', ...(type ? { 'content-type': type } : {}), ...target.headers },
+      ...(body !== undefined ? { body } : {}),
+      signal: controller.signal,
+      route,
+      // Read at each request, and called on globalThis: a browser's fetch refuses another `this`.
+      fetch: fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      limits: this.limits,
+    }).then(
+      (answer) => {
+        settled = true;
+        this.options.debug?.({ topic: 'http', type: 'http_answer', route, url: shown, status: answer.status });
+        return answer;
+      },
+      (error: unknown) => {
+        settled = true;
+        // Aborted by the timeout or the caller, who has been told already.
+        if (controller.signal.aborted) throw error;
+        const failure =
+          error instanceof ApiError
+            ? error
+            : new ApiError({ status: 0, code: 'network_error', message: hide(describeNetworkFailure(error, shown, target.setting ?? 'the address')), route, url: shown });
+        this.options.debug?.({ topic: 'http', type: 'http_failure', route, url: shown, reason: failure.message });
+        throw this.clean(failure);
+      },
+    );
     return from(send).pipe(
       timeout({
         first: this.options.timeoutMs,
         scheduler: this.options.scheduler,
-        with: () => throwError(() => new ApiError({ status: 0, code: 'timeout', message: `no response within ${this.options.timeoutMs} ms`, route: spec.route })),
+        with: () =>
+          throwError(() => {
+            this.options.debug?.({ topic: 'http', type: 'http_failure', route, url: shown, reason: `no answer within ${this.options.timeoutMs} ms` });
+            return new ApiError({ status: 0, code: 'timeout', message: `no answer from ${shown} within ${this.options.timeoutMs} ms (the \`timeout\` setting)`, route, url: shown });
+          }),
       }),
-      map((response) => {
-        if (response.status >= 200 && response.status < 300) return response._data as T;
-        const wait = response.status === 429 ? this.retryAfter(response.headers.get('retry-after'), spec.route) : undefined;
-        const error = errorFromResponse(spec.route, response.status, response._data, wait, [...credentialsOf(target.headers), ...(target.secrets ?? [])]);
-        throw this.options.redactor ? this.options.redactor.redactError(error) : error;
-      }),
+      map((answer) => this.read<T>(spec, answer, secrets)),
       // Unsubscribing before the response (a timeout, or the caller giving up) aborts the request rather than
       // leaving it running. One that has its response needs no abort (each makes an AbortError with a stack).
       finalize(() => {
         if (!settled) controller.abort();
       }),
     );
+  }
+
+  /** The decoded answer of a 2xx; the typed error of anything else. */
+  private read<T>(spec: RequestSpec, answer: HttpAnswer, secrets: readonly string[]): T {
+    const data = (this.options.decode ?? jsonOrText)(answer.bytes, answer.headers.get('content-type'));
+    if (answer.status >= 200 && answer.status < 300) return data as T;
+    const wait = answer.status === 429 ? this.retryAfter(answer.headers.get('retry-after'), spec.route) : undefined;
+    throw this.clean(errorFromResponse(spec.route, answer.status, data, wait, secrets));
+  }
+
+  /** Removes the client's secrets (when it gave a redactor) from an error or a text. */
+  private clean<V extends Error | string>(value: V): V {
+    const { redactor } = this.options;
+    if (!redactor) return value;
+    return (typeof value === 'string' ? redactor.redact(value) : redactor.redactError(value)) as V;
   }
 }

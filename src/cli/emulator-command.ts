@@ -23,7 +23,9 @@ Ctrl+C stops it.
                     across restarts (default: random, or the data dir's)
   --token-ttl S     lifetime of session tokens in seconds (default 3600)
   --cors ORIGIN     let pages of ORIGIN (e.g. http://localhost:5173) call the
-                    API from a browser; repeat it for more origins, "*" for any
+                    API from a browser; repeat it for more origins, "*" for any;
+                    never the console or the test API (/emulator/...), which hand
+                    out API keys and webhook tokens to this machine's tools only
   --production-protocol, --compat
                     also serve the platform's production protocol over the same
                     world, in each of its wire dialects, told apart per connection:

@@ -2,6 +2,7 @@ import { runEmulator, EMULATOR_USAGE } from './emulator-command.js';
 import { INIT_USAGE, runInit } from './init/index.js';
 import { UsageError } from './args.js';
 import { runScale, SCALE_USAGE } from './scale-command.js';
+import { terminalSafe } from './terminal-text.js';
 import { runWebhook, WEBHOOK_USAGE } from './webhook-command.js';
 
 const USAGE = `Usage: clanstream <command> [options]
@@ -31,8 +32,11 @@ const COMMANDS: Record<string, Command> = {
   scale: runScale,
 };
 
-/** Runs the command line; resolves with the exit code. */
-export async function main(argv: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+/** Runs the command line; resolves with the exit code. Every line it prints goes through {@link terminalSafe}. */
+export async function main(argv: string[], rawOut: (line: string) => void = console.log, rawErr: (line: string) => void = console.error): Promise<number> {
+  // One place for every line: much of what is printed comes from a server, and none may steer the terminal.
+  const out = (line: string): void => rawOut(terminalSafe(line));
+  const err = (line: string): void => rawErr(terminalSafe(line));
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     out(USAGE);

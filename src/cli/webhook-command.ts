@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ApiWebhookResult } from '../model/api.js';
-import { REDACTED } from '../util/redact.js';
+import { SecretRedactor } from '../util/redact.js';
 import { ChannelWebhook } from '../webhooks/channel-webhook.js';
 import { ClanWebhook } from '../webhooks/clan-webhook.js';
 import type { WebhookMarkdown } from '../webhooks/types.js';
@@ -43,21 +43,21 @@ function numberOption(text: string | undefined, name: string, integer: boolean):
   return value;
 }
 
-/** Removes every given secret from a text. */
-function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => (secret !== '' ? out.split(secret).join(REDACTED) : out), text);
-}
-
-/** The URL and its token (when it parses), to remove from anything printed. */
-function secretsOf(kind: string | undefined, url: string | undefined): string[] {
-  if (url === undefined) return [];
+/**
+ * A redactor of the URL and its token (when it parses), for anything printed: the shared one, so a
+ * server echoing the token encoded (base64, base64url, hex, URL-encoded) is covered too. Every length
+ * counts: a short token must not be printed either.
+ */
+function redactorOf(kind: string | undefined, url: string | undefined): SecretRedactor {
+  const redactor = new SecretRedactor({ minLength: 1 });
+  if (url === undefined) return redactor;
+  redactor.add(url);
   try {
-    const token = kind === 'clan' ? parseClanWebhookUrl(url).token : parseChannelWebhookUrl(url).token;
-    return [url, token];
+    redactor.add(kind === 'clan' ? parseClanWebhookUrl(url).token : parseChannelWebhookUrl(url).token);
   } catch {
     // A URL that does not parse is never repeated by the errors it causes.
-    return [url];
   }
+  return redactor;
 }
 
 /** `clanstream webhook channel|clan …`: sends one message and prints its id. */
@@ -90,7 +90,8 @@ export async function runWebhook(argv: string[], out: (line: string) => void): P
     return 0;
   }
   if (values.channel !== undefined || values.clan !== undefined || values.name !== undefined) throw new UsageError('--channel, --clan and --name go with "create"');
-  const secrets = secretsOf(kind, url);
+  const redactor = redactorOf(kind, url);
+  const redact = (text: string): string => redactor.redact(text);
   try {
     if (kind !== 'channel' && kind !== 'clan') throw new UsageError('the first argument must be "channel", "clan", "create" or "list"');
     if (url === undefined) throw new UsageError(`missing <url> of the ${kind} webhook`);
@@ -109,16 +110,17 @@ export async function runWebhook(argv: string[], out: (line: string) => void): P
     } else {
       result = await new ClanWebhook(url, options).send(user!, { content: { t: text, ...(mk ? { mk } : {}) } });
     }
-    out(result.message_id);
+    // The id comes from the server: it is printed through the redactor too.
+    out(redact(result.message_id));
     return 0;
   } catch (error) {
     // Input the request never got past is a usage error (2); a refusal by the server is a failure (1).
-    if (error instanceof UsageError) throw new UsageError(redact(error.message, secrets));
-    if (error instanceof ValidationError) throw new UsageError(redact(error.message, secrets));
+    if (error instanceof UsageError) throw new UsageError(redact(error.message));
+    if (error instanceof ValidationError) throw new UsageError(redact(error.message));
     // No `cause`: the original error's message may carry the webhook token.
     // eslint-disable-next-line preserve-caught-error
-    if (error instanceof ApiError) throw new Error(redact(error.message, secrets));
+    if (error instanceof ApiError) throw new Error(redact(error.message));
     // eslint-disable-next-line preserve-caught-error
-    throw new Error(redact(error instanceof Error ? error.message : String(error), secrets));
+    throw new Error(redact(error instanceof Error ? error.message : String(error)));
   }
 }

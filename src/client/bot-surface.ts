@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Events } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
-import type { ReactMessagePayload } from '../structures/shapes.js';
+import type { ReactMessagePayload } from '../structures/message.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
 
 /** A message to reply to: an event payload, a cached Message, or anything with these ids. */

@@ -4,11 +4,13 @@ import type { DebugSetting } from '../debug/switch.js';
 import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
 import type { LoggerLike } from '../util/logger.js';
 import type { ResumePoint } from '../gateway/connection.js';
+import { FRAME_LIMITS } from '../gateway/frame-limits.js';
 import type { WebSocketLike } from '../gateway/transport.js';
 import type { OutboxOptions } from '../outbound/outbox.js';
 import type { CacheLimits } from '../state/limits.js';
 import type { MessageStore } from '../state/message-store.js';
 import { SYNC_DEFAULTS } from './sync.js';
+import { CLIENT_ADDRESS_SETTINGS } from '../api/network-failure.js';
 
 /** Constructor argument of {@link ServiceClient}: the settings of the platform's SDK (bot id, token, host, port, SSL, timeout, token network URLs), plus clanstream's own. */
 export interface ClientConfigDto {
@@ -67,6 +69,12 @@ export interface ClientConfigDto {
   unhandledErrors?: UnhandledErrors;
   /** WebSocket implementation (defaults to the platform's, through isomorphic-ws). */
   WebSocket?: WebSocketLike;
+  /**
+   * The largest gateway frame read, in bytes (default 4 MiB, 16 times the protocol's frame limit).
+   * A larger one is not read: it is reported on `errors$` as a ProtocolError, and the connection
+   * starts a fresh session and resynchronises (a resume would have the server send it again).
+   */
+  maxInboundFrameBytes?: number;
   /** fetch implementation for the REST API (defaults to the platform's). */
   fetch?: typeof globalThis.fetch;
   /** Cache bounds; see {@link CACHE_LIMITS}. */
@@ -120,6 +128,8 @@ export const CLIENT_DEFAULTS = {
   refreshMarginMs: 60_000,
   /** How long a gateway request waits for its reply. */
   requestTimeoutMs: 15_000,
+  /** The largest gateway frame read (4 MiB). */
+  maxInboundFrameBytes: FRAME_LIMITS.maxInboundFrameBytes,
 } as const;
 
 /** A config with every default applied. */
@@ -134,6 +144,8 @@ export interface ResolvedClientConfig {
   zkApiUrl: string;
   /** Neither token-network URL was configured: the ones the session advertises take precedence over the defaults. */
   tokenNetworkFromSession: boolean;
+  /** The settings that chose the login address, as errors name them (saying so when `host` fell back to the default). */
+  addressSetting: string;
   reconnect: ReconnectOptions;
   heartbeatTimeoutMs: number;
   apiRetry: ApiRetryOptions;
@@ -147,6 +159,7 @@ export interface ResolvedClientConfig {
   debug?: DebugSetting;
   unhandledErrors: UnhandledErrors;
   WebSocket?: WebSocketLike;
+  maxInboundFrameBytes: number;
   /** fetch implementation for the REST API (the platform's when absent). */
   fetch?: typeof globalThis.fetch;
   caches?: Partial<CacheLimits>;
@@ -192,6 +205,8 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
   positive(config.timeout, 'timeout', issues);
   positive(config.heartbeatTimeoutMs, 'heartbeatTimeoutMs', issues);
   positive(config.requestTimeoutMs, 'requestTimeoutMs', issues);
+  const maxInbound: unknown = config.maxInboundFrameBytes;
+  if (maxInbound !== undefined && !(Number.isSafeInteger(maxInbound) && (maxInbound as number) >= 1)) issues.push({ path: 'maxInboundFrameBytes', message: 'must be a whole number of bytes, at least 1', code: 'invalid' });
   const port = portOf(config.port);
   if (port === null) issues.push({ path: 'port', message: 'must be a port number from 1 to 65535 (a number or a string of digits)', code: 'invalid' });
   const useSSL = booleanOf(config.useSSL);
@@ -236,11 +251,14 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
     zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
     tokenNetworkFromSession: config.mmnApiUrl === undefined && config.zkApiUrl === undefined,
+    // A client with no host goes to the platform's production host: an error must say so, not just ENOTFOUND.
+    addressSetting: config.host === undefined ? CLIENT_ADDRESS_SETTINGS.replace('`host`', `\`host\` (not set, so the default ${CLIENT_DEFAULTS.host} was used)`) : CLIENT_ADDRESS_SETTINGS,
     reconnect: { ...CLIENT_DEFAULTS.reconnect, ...config.reconnect },
     heartbeatTimeoutMs: config.heartbeatTimeoutMs ?? CLIENT_DEFAULTS.heartbeatTimeoutMs,
     apiRetry: { ...CLIENT_DEFAULTS.apiRetry, ...config.apiRetry },
     refreshMarginMs: config.refreshMarginMs ?? CLIENT_DEFAULTS.refreshMarginMs,
     requestTimeoutMs: config.requestTimeoutMs ?? CLIENT_DEFAULTS.requestTimeoutMs,
+    maxInboundFrameBytes: config.maxInboundFrameBytes ?? CLIENT_DEFAULTS.maxInboundFrameBytes,
     scheduler: config.scheduler ?? asyncScheduler,
     random: config.random ?? Math.random,
     unhandledErrors: config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT,

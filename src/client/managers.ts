@@ -35,6 +35,7 @@ export interface ManagerHooks {
 export function createManagers(config: ResolvedClientConfig, basePath: string, hooks: ManagerHooks, sessionApi?: Session | StoredSession): Managers {
   const api = new ServiceApi({
     basePath,
+    basePathSetting: config.addressSetting,
     timeoutMs: config.timeout,
     ...config.apiRetry,
     retries: config.apiRetry.retries,
@@ -56,6 +57,7 @@ export function createManagers(config: ResolvedClientConfig, basePath: string, h
     ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
     userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),
+    maxInboundFrameBytes: config.maxInboundFrameBytes,
     scheduler: config.scheduler,
     random: config.random,
     reconnect: config.reconnect,

@@ -1,5 +1,6 @@
 import type { ServiceApi } from '../api/service-api.js';
 import { ApiError } from '../errors/api-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
 import type { ActionQueue } from '../outbound/outbox.js';
 import { CacheManager, type CacheSource } from '../state/cache-manager.js';
@@ -7,12 +8,11 @@ import { frozen } from '../state/immer.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { ChannelState, ClanState, MemberState, MessageState, UserState } from '../state/records.js';
 import type { Store } from '../state/store.js';
-import { ClanStructure } from '../structures/clan.js';
+import { Clan } from '../structures/clan.js';
 import type { ClientContext } from '../structures/context.js';
-import { MessageStructure } from '../structures/message.js';
-import type { Clan, Message, TextChannel, User } from '../structures/shapes.js';
-import { TextChannelStructure } from '../structures/text-channel.js';
-import { UserStructure } from '../structures/user.js';
+import { Message } from '../structures/message.js';
+import { TextChannel } from '../structures/text-channel.js';
+import { User } from '../structures/user.js';
 import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
 
 /** What the runtime needs from the client. */
@@ -47,6 +47,15 @@ function notInClan(route: string, what: string, id: string, clanId: string): Api
 }
 
 /**
+ * The record a fetch just cached. Missing, the answer described another id (its shape was checked already)
+ * or the cache refused it: a ProtocolError naming the route, never a TypeError.
+ */
+function fetched<R>(record: R | undefined, route: string, what: string, id: string): R {
+  if (record === undefined) throw new ProtocolError(`${route}: the answer does not describe ${what} ${id}`);
+  return record;
+}
+
+/**
  * The caches and structures of one client: views over the store's current
  * state, structures made from its records, and REST loading on a miss.
  */
@@ -54,10 +63,10 @@ export class ClientRuntime implements ClientContext {
   readonly clans: CacheManager<string, Clan>;
   readonly channels: CacheManager<string, TextChannel>;
   readonly users: CacheManager<string, User>;
-  private readonly clanMemo = new Memo<ClanState, Clan>((r) => new ClanStructure(this, r));
-  private readonly channelMemo = new Memo<ChannelState, TextChannel>((r) => new TextChannelStructure(this, r));
-  private readonly messageMemo = new Memo<MessageState, Message>((r) => new MessageStructure(this, r));
-  private readonly userMemo = new Memo<UserState, User>((r) => new UserStructure(this, r));
+  private readonly clanMemo = new Memo<ClanState, Clan>((r) => new Clan(this, r));
+  private readonly channelMemo = new Memo<ChannelState, TextChannel>((r) => new TextChannel(this, r));
+  private readonly messageMemo = new Memo<MessageState, Message>((r) => new Message(this, r));
+  private readonly userMemo = new Memo<UserState, User>((r) => new User(this, r));
   private readonly memberMemo = new WeakMap<MemberState, { record: UserState; user: User }>();
   /** In-flight loads per cache, shared by every view of that cache so they dedupe together. */
   private readonly inFlight = new Map<string, Map<string, Promise<unknown>>>();
@@ -80,7 +89,7 @@ export class ClientRuntime implements ClientContext {
       load: async (id) => {
         const clan = await this.api().getClan(id);
         store.dispatch({ type: 'sync/clans', clans: [clan] });
-        return this.clan(current().clans.get(id)!);
+        return this.clan(fetched(current().clans.get(id), 'GET /v2/clans/{clanId}', 'clan', id));
       },
     });
     this.channels = this.view<TextChannel>('channel', {
@@ -91,7 +100,7 @@ export class ClientRuntime implements ClientContext {
       load: async (id) => {
         const channel = await this.api().getChannel(id);
         store.dispatch({ type: 'sync/channels', channels: [channel] });
-        return this.channel(current().channels.get(id)!);
+        return this.channel(fetched(current().channels.get(id), 'GET /v2/channels/{channelId}', 'channel', id));
       },
     });
     this.users = this.view<User>('user', {
@@ -103,15 +112,15 @@ export class ClientRuntime implements ClientContext {
       load: async (id) => {
         const user = await this.api().getUser(id);
         store.dispatch({ type: 'sync/users', users: [user] });
-        return this.user(current().users.get(id)!);
+        return this.user(fetched(current().users.get(id), 'GET /v2/users/{userId}', 'user', id));
       },
     });
   }
 
-  private view<V>(what: string, source: CacheSource<V>, key = what): CacheManager<string, V> {
+  private view<V>(what: string, source: CacheSource<V>, key = what, name = `${what}s`): CacheManager<string, V> {
     let pending = this.inFlight.get(key);
     if (!pending) this.inFlight.set(key, (pending = new Map<string, Promise<unknown>>()));
-    return new CacheManager<string, V>(source, what, pending as Map<string, Promise<V>>);
+    return new CacheManager<string, V>(source, what, pending as Map<string, Promise<V>>, name);
   }
 
   api(): ServiceApi {
@@ -146,7 +155,7 @@ export class ClientRuntime implements ClientContext {
     if (!member) return this.userMemo.get(record);
     const cached = this.memberMemo.get(member);
     if (cached && cached.record === record) return cached.user;
-    const user = new UserStructure(this, record, member);
+    const user = new User(this, record, member);
     this.memberMemo.set(member, { record, user });
     return user;
   }
@@ -179,12 +188,15 @@ export class ClientRuntime implements ClientContext {
         touch: (id) => this.store.recency.channels.touch(id),
         load: async (id) => {
           const channel = await this.api().getChannel(id);
-          if (channel.clan_id !== clanId) throw notInClan('GET /v2/channels/{channelId}', 'channel', id, clanId);
+          const route = 'GET /v2/channels/{channelId}';
+          if (channel.channel_id !== id) fetched(undefined, route, 'channel', id);
+          if (channel.clan_id !== clanId) throw notInClan(route, 'channel', id, clanId);
           this.store.dispatch({ type: 'sync/channels', channels: [channel] });
-          return this.channel(current().channels.get(id)!);
+          return this.channel(fetched(current().channels.get(id), route, 'channel', id));
         },
       },
       `clan-channel:${clanId}`,
+      'clan.channels',
     );
   }
 
@@ -205,6 +217,7 @@ export class ClientRuntime implements ClientContext {
         touch: (id) => this.store.recency.users.touch(id),
         load: async (id) => {
           const member = await this.api().getClanMember(clanId, id);
+          if (member.user.id !== id) fetched(undefined, 'GET /v2/clans/{clanId}/members/{userId}', 'user', id);
           this.store.dispatch({ type: 'sync/members', clanId, members: [member] });
           const user = memberOf(id);
           if (!user) throw notInClan('GET /v2/clans/{clanId}/members/{userId}', 'user', id, clanId);
@@ -212,6 +225,7 @@ export class ClientRuntime implements ClientContext {
         },
       },
       `clan-member:${clanId}`,
+      'clan.users',
     );
   }
 
@@ -237,6 +251,7 @@ export class ClientRuntime implements ClientContext {
         touch: () => this.store.recency.windows.touch(channelId),
         load: async (id) => {
           const message = await this.api().getMessage(channelId, id);
+          if (message.message_id !== id) fetched(undefined, 'GET /v2/channels/{channelId}/messages/{messageId}', 'message', id);
           this.store.dispatch({ type: 'sync/messages', channelId, messages: [message] });
           this.messageStore.put(message);
           // With message caching off nothing kept it: the fetched message is still the answer.
@@ -244,6 +259,7 @@ export class ClientRuntime implements ClientContext {
         },
       },
       `message:${channelId}`,
+      'channel.messages',
     );
   }
 

@@ -1,4 +1,4 @@
-import { BehaviorSubject, from, race, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, from, race, skip, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -26,6 +26,7 @@ import { Events } from '../events/names.js';
 import type { GatewayConnection } from '../gateway/connection.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
+import { missingWebSocket } from '../gateway/websocket-support.js';
 import type { Session, StoredSession } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
 import { INSPECT } from '../util/inspect.js';
@@ -76,7 +77,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   readonly #logger: Logger;
   readonly #debug: DebugChannel;
   readonly #errors: ErrorReporter;
-  readonly #status = new BehaviorSubject<ConnectionStatus>('closed');
+  /** `not_logged_in` until the first login(): an operation that needs one says "call login() first". */
+  readonly #status = new BehaviorSubject<ConnectionStatus>('not_logged_in');
   readonly #pipeline: InboundPipeline;
   #managers: Managers | undefined;
   #login: Promise<typeof LOGIN_RESULT> | undefined;
@@ -168,6 +170,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       apiRetry: config.apiRetry,
       ...(config.fetch ? { fetch: config.fetch } : {}),
       logger: this.#logger,
+      redactor: this.#redactor,
     });
     // Order matters: duplicates go first, then the caches apply the event, then the rest reads them.
     this.#pipeline.use((event) => event.type !== Events.TokenSend || this.#transfersSeen.isNew(event.data.transaction_id));
@@ -229,7 +232,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#config.timeout;
   }
 
-  /** `connecting`, `ready`, `reconnecting` or `closed`; replays the current value to new subscribers. */
+  /** `not_logged_in`, then `connecting`, `ready`, `reconnecting` or `closed`; replays the current value to new subscribers. */
   readonly status$: Observable<ConnectionStatus> = this.#status.asObservable();
 
   /** The status right now. */
@@ -247,12 +250,12 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#debug.records$;
   }
 
-  /** The REST API (available after `initManager`/`login`). */
+  /** The REST API (available once `login()` has started). */
   get api(): ServiceApi {
     return this.managers().api;
   }
 
-  /** The session manager (available after `initManager`/`login`). */
+  /** The session manager (available once `login()` has started). */
   get sessionManager(): SessionManager {
     return this.managers().sessions;
   }
@@ -281,6 +284,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
   /**
    * Creates the internal managers (REST API, session, gateway); `login()` calls it. `sessionApi`
    * restores a stored session so login can skip authentication.
+   *
+   * The interface specification names this method, so it stays public and callable for code
+   * written against it; a bot never needs it (`login()` does it), so it is left out of the
+   * API reference.
+   * @hidden
    */
   initManager(basePath: string, sessionApi?: Session | StoredSession): void {
     if (this.#managers) return;
@@ -302,7 +310,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     const { sessions, connection } = managers;
     this.#background.push(connection.lifecycle$.subscribe((event) => this.lifecycleSubject.next(event)));
     this.#background.push(
-      connection.status$.subscribe((status) => {
+      // The new connection's own `closed` is skipped: until it moves, the client is as login() left it.
+      connection.status$.pipe(skip(1)).subscribe((status) => {
         if (status !== this.#status.value) this.#status.next(status);
       }),
     );
@@ -334,7 +343,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   private gatewayUrl(): string {
     const session = this.managers().sessions.getSession();
-    if (!session?.ws_url) throw new AuthenticationError('there is no session with a gateway URL; log in first');
+    if (!session?.ws_url) throw new AuthenticationError('there is no session with a gateway URL: call login() first');
     return `${session.ws_url}${GATEWAY_PATH}?token=${encodeURIComponent(session.token)}&protocol=${PROTOCOL_VERSION}`;
   }
 
@@ -351,6 +360,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     if (!this.#login) {
       // Sends made while logging in wait for the connection.
       this.#outbox.accept();
+      // Authenticating is part of connecting: status$ says so from the start.
+      if (this.#status.value !== 'connecting') this.#status.next('connecting');
       const generation = this.#generation;
       this.#login = this.doLogin(generation).then(
         (result) => {
@@ -361,7 +372,9 @@ export class ServiceClient extends CachedSurface implements BotSurface {
           this.#loggingIn = false;
           if (generation === this.#generation) {
             this.#login = undefined;
+            this.#logger.warn(`login failed: ${error instanceof Error ? error.message : String(error)}`);
             this.#managers?.connection.close();
+            if (this.#status.value !== 'closed') this.#status.next('closed');
             // What waited for this login will not be sent: it fails with the login's reason.
             this.#outbox.refuse((op) => notLoggedIn(op));
             this.#outbox.cancelAll(() => error);
@@ -379,7 +392,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     const stillWanted = () => {
       if (generation !== this.#generation) throw new ClosedError('login()');
     };
+    // Nothing is sent when the gateway could never be reached.
+    const noSocket = missingWebSocket(this.#config.WebSocket);
+    if (noSocket) throw noSocket;
     this.initManager(this.loginBasePath ?? loginBaseUrl(this.#config));
+    this.#logger.info(`logging in to ${this.loginBasePath ?? ''} as ${this.#config.botId}`);
     const { sessions, connection } = this.managers();
     const existing = sessions.getSession();
     const now = this.#config.scheduler.now() / 1000;
@@ -459,9 +476,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
 
   /** Sends tokens; resolves `{ok, tx_hash, error}` (ledger refusals are ok: false). Invalid input rejects with a ValidationError. */
   async sendToken(tokenEvent: APISentTokenRequest): Promise<SendTokenResult> {
-    const result = await this.#wallet.sendToken(tokenEvent);
-    // The ledger's words may echo a secret the server was given: the caller's result never shows it.
-    return typeof result.error === 'string' && this.#redactor.holdsSecret(result.error) ? { ...result, error: this.#redactor.redact(result.error) } : result;
+    // The wallet removes the client's secrets from the result (`error` and `cause`): servers echo what they were sent.
+    return this.#wallet.sendToken(tokenEvent);
   }
 
   /** A fresh ephemeral key pair (base58 public key, PKCS#8 hex private key). */
@@ -499,7 +515,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#managers?.api.cancelAll();
     this.#wallet.cancelInFlight();
     this.#wallet.invalidate();
-    if (this.#status.value !== 'closed') this.#status.next('closed');
+    // Closing a client that never logged in leaves it "not logged in".
+    if (this.#status.value !== 'closed' && this.#status.value !== 'not_logged_in') this.#status.next('closed');
     this.stopListening();
     for (const subscription of this.#background.splice(0)) subscription.unsubscribe();
     this.#login = undefined;

@@ -17,6 +17,10 @@ export function describeDebugEvent(event: DebugEvent): string {
       return `the session could not be resumed (${event.reason}); starting a fresh one`;
     case 'session_started':
       return `fresh session ${event.sessionId} started at event ${event.seq}`;
+    case 'http_answer':
+      return `${event.route.split(' ')[0]} ${event.url} answered ${event.status}`;
+    case 'http_failure':
+      return `${event.route.split(' ')[0]} ${event.url} failed: ${event.reason}`;
     case 'rate_limit_wait':
       return `${event.source === 'http' ? 'HTTP 429' : 'rate_limited'} on ${event.route}: waiting ${Math.round(event.waitMs)} ms`;
     case 'sync_page':

@@ -1,5 +1,5 @@
 /** Debug output and loud unhandled errors: what the client says about itself, secrets redacted. */
-export { DEBUG_TOPICS, type DebugTopic, type DebugEvent, type DebugRecord, type DebugSink, type GatewayDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord } from './records.js';
+export { DEBUG_TOPICS, type DebugTopic, type DebugEvent, type DebugRecord, type DebugSink, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord } from './records.js';
 export { debugTopics, processEnvironment, type DebugEnvironment, type DebugSetting } from './switch.js';
 export { describeDebugEvent } from './describe.js';
 export { DebugChannel, type DebugChannelOptions } from './debug-channel.js';

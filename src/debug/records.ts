@@ -1,8 +1,8 @@
 /** The areas debug output is grouped by; `CLANSTREAM_DEBUG=gateway,outbox` turns on only those. */
-export type DebugTopic = 'gateway' | 'ratelimit' | 'sync' | 'outbox';
+export type DebugTopic = 'gateway' | 'http' | 'ratelimit' | 'sync' | 'outbox';
 
 /** Every topic, in the order the docs list them. */
-export const DEBUG_TOPICS: readonly DebugTopic[] = Object.freeze(['gateway', 'ratelimit', 'sync', 'outbox']);
+export const DEBUG_TOPICS: readonly DebugTopic[] = Object.freeze(['gateway', 'http', 'ratelimit', 'sync', 'outbox']);
 
 /** What the gateway connection does: attempts, close codes, resumes and the waits between attempts. */
 export type GatewayDebugRecord =
@@ -20,6 +20,13 @@ export type GatewayDebugRecord =
   | { topic: 'gateway'; type: 'resume_failed'; reason: string }
   /** A fresh session started at this sequence number. */
   | { topic: 'gateway'; type: 'session_started'; sessionId: string; seq: number };
+
+/** What each HTTP request met: the address tried (secrets and query removed) and what answered, or why nothing did. */
+export type HttpDebugRecord =
+  /** The server answered with this status (any status: errors are answers too). */
+  | { topic: 'http'; type: 'http_answer'; route: string; url: string; status: number }
+  /** No usable answer: the server could not be reached, took too long, or answered beyond what is read. */
+  | { topic: 'http'; type: 'http_failure'; route: string; url: string; reason: string };
 
 /** The client waits because a server said "too many requests". */
 export interface RateLimitDebugRecord {
@@ -54,7 +61,7 @@ export interface OutboxDebugRecord {
 }
 
 /** What a component reports, before the client stamps and words it. */
-export type DebugEvent = GatewayDebugRecord | RateLimitDebugRecord | SyncDebugRecord | OutboxDebugRecord;
+export type DebugEvent = GatewayDebugRecord | HttpDebugRecord | RateLimitDebugRecord | SyncDebugRecord | OutboxDebugRecord;
 
 /** One debug record as `client.debug$` carries it: the event, when it happened and one line saying it (secrets redacted). */
 export type DebugRecord = DebugEvent & {

@@ -20,6 +20,7 @@ export function originOf(error: AnyClanstreamError): string {
     case 'connection':
       return 'the gateway connection';
     case 'authentication':
+    case 'clock_skew':
       return 'the session';
     case 'rate_limit':
       return error.route;

@@ -18,6 +18,7 @@ import { IdGenerator } from './ids.js';
 import { announceTransfer } from './ledger/announce.js';
 import { Ledger } from './ledger/ledger.js';
 import { Prover } from './ledger/prover.js';
+import { checkFaultDuration } from './fault-limits.js';
 import { EMULATOR_DEFAULTS, type EmulatorOptions, type ResolvedEmulatorOptions } from './options.js';
 import type { PlatformContext } from './platform/context.js';
 import { seedWorld } from './platform/seeding.js';
@@ -90,8 +91,20 @@ export class Emulator extends WorldControls {
     const router = (this.router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes, ...testApiRoutes));
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
     // The console reaches the emulator through its public test API only (console/port.ts).
-    mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log });
-    this.http = new HttpServer({ router, services, wire: this.wire, faults: this.faults, maxBodyBytes: this.options.maxPayloadBytes, corsOrigins: this.options.corsOrigins, log, serveStatic: (req, res) => this.pages.handle(req, res) });
+    // A public URL (a proxy in front of the emulator) is an address of this machine too, for the Host and Origin checks.
+    const knownOrigins = (): string[] => (this.publicUrl ? [originOf(this.publicUrl)].filter((o): o is string => o !== undefined) : []);
+    mountWebConsole(this.pages, this, { allowRemote: this.options.allowRemoteConsole, log, knownOrigins });
+    this.http = new HttpServer({
+      router,
+      services,
+      wire: this.wire,
+      faults: this.faults,
+      maxBodyBytes: this.options.maxPayloadBytes,
+      corsOrigins: this.options.corsOrigins,
+      localAccess: { allowRemote: false, knownOrigins },
+      log,
+      serveStatic: (req, res) => this.pages.handle(req, res),
+    });
     this.http.server.on('upgrade', (req, socket, head: Buffer) => {
       if (!this.compat?.handleUpgrade(req, socket, head)) this.gateway.handleUpgrade(req, socket, head);
     });
@@ -231,11 +244,18 @@ export class Emulator extends WorldControls {
    * issued tokens (same signing secret), clans, channels, messages, the ledger
    * and idempotency keys. Test settings (`failHttp`, `setServiceDown`, the
    * public URL, event taps) are kept too. Resolves once it listens on the
-   * same port again; a restart while down extends the outage.
+   * same port again; a restart while down extends the outage. A `downMs`
+   * outside 0…`FAULT_LIMITS.downMs` (60,000) rejects with a 400 EmulatorError.
    */
   restart(options: { downMs?: number } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the emulator is closed'));
-    return this.restarts.restart(Math.max(0, options.downMs ?? 0), this.port);
+    const downMs = options.downMs ?? 0;
+    try {
+      checkFaultDuration('downMs', downMs);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.restarts.restart(downMs, this.port);
   }
 
   /** True between `restart()` and listening again. */
@@ -257,8 +277,9 @@ export class Emulator extends WorldControls {
     this.http.resume();
   }
 
-  /** Fails the next matching HTTP requests with a status (429 with `retryAfterSeconds`, 5xx…). */
+  /** Fails the next matching HTTP requests with a status (429 with `retryAfterSeconds`, at most `FAULT_LIMITS.retryAfterSeconds`; 5xx…). */
   failHttp(fault: HttpFault): void {
+    if (fault.retryAfterSeconds !== undefined) checkFaultDuration('retryAfterSeconds', fault.retryAfterSeconds);
     this.faults.add(fault);
   }
 
@@ -304,6 +325,14 @@ export class Emulator extends WorldControls {
       .filter((u) => ![...this.ctx.world.webhooks.values()].some((w) => w.bot_user_id === u.id))
       .sort((a, b) => Number(b.is_bot) - Number(a.is_bot))
       .map(toAccount);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
   }
 }
 

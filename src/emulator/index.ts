@@ -11,6 +11,7 @@ export type { EmulatorAccount, BotCredentials, EmulatorClan, EmulatorChannel, Em
 export { EMULATOR_DEFAULTS, type EmulatorOptions, type ResolvedEmulatorOptions } from './options.js';
 export { DEFAULT_WORLD, CHANNEL_TYPE_NAMES, type WorldSeed, type ClanSeed, type ChannelSeed, type AccountSeed, type WebhookSeed } from './seed.js';
 export { EmulatorError } from './errors.js';
+export { FAULT_LIMITS, type FaultDuration } from './fault-limits.js';
 export { UserActor, type ButtonClickInput, type DropdownSelectInput, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
 export type { HttpFault } from './http/faults.js';
 export type { WireEntry, WireLog } from './wire-log.js';

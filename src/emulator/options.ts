@@ -18,7 +18,7 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Lifetime of refresh tokens. */
   refreshTokenTtlSeconds?: number;
-  /** Interval announced in `hello`: clients ping this often. */
+  /** Interval announced in `hello`: clients ping this often (a clanstream client at most once a second). */
   heartbeatIntervalMs?: number;
   /** A socket that sends nothing for this long is closed with 4009. */
   heartbeatTimeoutMs?: number;
@@ -63,7 +63,11 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** How often a changed world is written to `dataDir`. */
   autosaveMs?: number;
-  /** Origins allowed to call the HTTP API from a browser page (CORS); `'*'` allows any. */
+  /**
+   * Origins allowed to call the platform's HTTP API from a browser page (CORS); `'*'` allows any.
+   * Never the web console or the test API (`/emulator/…`), which hand out API keys and webhook
+   * tokens: they send no CORS headers and refuse pages of other origins, whatever this says.
+   */
   corsOrigins?: readonly string[];
   /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
   publicUrl?: string;

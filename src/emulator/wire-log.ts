@@ -68,11 +68,54 @@ function safeDecode(segment: string): string {
 
 /** Bounds of the wire log beyond its entry count. */
 export const WIRE_LOG_LIMITS = {
-  /** A body or frame larger than this is logged as `{ omitted_bytes }` instead of its content. */
+  /** A body or frame larger than this (raw, or as logged) is logged as `{ omitted_bytes }` instead of its content. */
   maxBodyBytes: 16 * 1024,
-  /** What an entry without a body counts for. */
+  /** What an entry counts for besides its strings and body. */
   entryOverheadBytes: 256,
+  /** Characters kept of a path, op, cid or user id (a longer one is cut, saying how much was left out). */
+  maxFieldChars: 2048,
+  /** Characters kept of a value of a query the emulator logs before it knows who sent it (a socket's `connect`). */
+  maxQueryValueChars: 64,
 } as const;
+
+/** A text cut to `max` characters, saying how many were left out. */
+export function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…(+${text.length - max} chars)`;
+}
+
+/** A query value of an unauthenticated request, as the wire log keeps it: cut to {@link WIRE_LOG_LIMITS.maxQueryValueChars}. */
+export function clipQueryValue(value: string | null): string | null {
+  return value === null ? null : clipText(value, WIRE_LOG_LIMITS.maxQueryValueChars);
+}
+
+/**
+ * About how many bytes a logged value holds: its strings (characters), numbers, keys and
+ * punctuation as JSON would write them, binary by its length. Stops counting past `limit`.
+ */
+export function loggedSize(value: unknown, limit = Infinity): number {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && size <= limit) {
+    const item = stack.pop();
+    if (typeof item === 'string') size += item.length + 2;
+    else if (typeof item === 'number' || typeof item === 'bigint') size += 8;
+    else if (typeof item === 'boolean' || item === null || item === undefined) size += 5;
+    else if (ArrayBuffer.isView(item)) size += item.byteLength;
+    else if (Array.isArray(item)) {
+      size += 2 + item.length;
+      for (const element of item) stack.push(element);
+    } else if (typeof item === 'object') {
+      for (const [key, element] of Object.entries(item)) {
+        size += key.length + 4;
+        stack.push(element);
+      }
+    }
+  }
+  return size;
+}
+
+/** The string fields of an entry, cut to {@link WIRE_LOG_LIMITS.maxFieldChars}. */
+const CLIPPED_FIELDS = ['userId', 'method', 'path', 'op', 'cid'] as const;
 
 /**
  * A bounded log of what the emulator received, for tests to assert on: at
@@ -91,14 +134,28 @@ export class WireLog {
 
   /**
    * Appends an entry stamped with the current time, dropping the oldest beyond the bounds (nothing is kept
-   * when capacity is 0). `bodyBytes` is the size of the raw body or frame. It masks nothing itself: callers
-   * pass masked paths and bodies.
+   * when capacity is 0). `bodyBytes` is the size of the raw body or frame, when the caller knows it. It masks
+   * nothing itself: callers pass masked paths and bodies.
+   *
+   * Every entry counts for what it really holds, whatever the caller says: its body as logged (binary
+   * included) or its raw size, whichever is larger, and its strings, which are cut to a bound first.
    */
   record(entry: Omit<WireEntry, 'at'>, bodyBytes = 0): void {
     if (this.capacity <= 0) return;
-    const large = bodyBytes > WIRE_LOG_LIMITS.maxBodyBytes && entry.body !== undefined;
-    const kept = large ? { ...entry, body: { omitted_bytes: bodyBytes } } : entry;
-    const size = WIRE_LOG_LIMITS.entryOverheadBytes + (large ? 0 : bodyBytes);
+    const kept: Omit<WireEntry, 'at'> = { ...entry };
+    let size = WIRE_LOG_LIMITS.entryOverheadBytes;
+    for (const field of CLIPPED_FIELDS) {
+      const value = kept[field];
+      if (value === undefined) continue;
+      kept[field] = clipText(value, WIRE_LOG_LIMITS.maxFieldChars);
+      size += kept[field].length;
+    }
+    if (kept.body !== undefined) {
+      const logged = loggedSize(kept.body, WIRE_LOG_LIMITS.maxBodyBytes);
+      const bodySize = Math.max(bodyBytes, logged);
+      if (bodySize > WIRE_LOG_LIMITS.maxBodyBytes) kept.body = { omitted_bytes: bodyBytes > 0 ? bodyBytes : loggedSize(entry.body) };
+      else size += bodySize;
+    }
     this.items.push({ at: Date.now(), ...kept });
     this.sizes.push(size);
     this.bytes += size;

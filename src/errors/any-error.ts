@@ -10,6 +10,7 @@ import type { QueueFullError } from './queue-full-error.js';
 import type { ListenerError } from './listener-error.js';
 import type { ClosedError } from './closed-error.js';
 import type { BufferOverflowError } from './buffer-overflow-error.js';
+import type { ClockSkewError } from './clock-skew-error.js';
 
 /** Every error clanstream raises, discriminated by `kind`. */
 export type AnyClanstreamError =
@@ -24,4 +25,5 @@ export type AnyClanstreamError =
   | QueueFullError
   | ListenerError
   | ClosedError
-  | BufferOverflowError;
+  | BufferOverflowError
+  | ClockSkewError;

@@ -11,7 +11,8 @@ export type ErrorKind =
   | 'queue_full'
   | 'listener'
   | 'overflow'
-  | 'closed';
+  | 'closed'
+  | 'clock_skew';
 
 /**
  * The brand every clanstream error carries. `Symbol.for` makes it the same

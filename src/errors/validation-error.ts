@@ -8,15 +8,19 @@ export interface ValidationIssue {
   readonly code: 'invalid' | 'too_large';
 }
 
+/** How many issues a message spells out. */
+const MESSAGE_ISSUES = 3;
+
 /** Input was refused before anything was sent. */
 export class ValidationError extends ClanstreamError {
   readonly kind = 'validation' as const;
   readonly issues: readonly ValidationIssue[];
 
   constructor(issues: readonly ValidationIssue[], subject = 'input') {
-    const first = issues[0];
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-    super(first ? `Invalid ${subject}: ${first.path ? `${first.path}: ` : ''}${first.message}${more}` : `Invalid ${subject}`);
+    // The first few issues are all in the message (a config missing both botId and token says both); `issues` holds every one.
+    const shown = issues.slice(0, MESSAGE_ISSUES).map((issue) => `${issue.path ? `${issue.path}: ` : ''}${issue.message}`);
+    const more = issues.length > MESSAGE_ISSUES ? ` (and ${issues.length - MESSAGE_ISSUES} more)` : '';
+    super(shown.length > 0 ? `Invalid ${subject}: ${shown.join('; ')}${more}` : `Invalid ${subject}`);
     this.issues = issues;
   }
 

@@ -8,8 +8,11 @@ import { typingNotice, typingNoticeOfMessage } from './typing-notice.js';
 
 /** Bounds on what a `hello` may ask of the client. */
 export const HELLO_LIMITS = {
-  /** The heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported. */
-  heartbeatIntervalMs: { minMs: 10, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
+  /**
+   * The heartbeat interval honoured; outside it the nearest bound is used and a ProtocolError reported.
+   * The floor is a second: a server asking for 0 ms would otherwise get a ping per round trip.
+   */
+  heartbeatIntervalMs: { minMs: 1_000, maxMs: 3_600_000, fallbackMs: 15_000 } satisfies WaitRange,
 } as const;
 
 /** A frame from the server, decoded. */

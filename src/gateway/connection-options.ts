@@ -42,6 +42,8 @@ export interface GatewayConnectionOptions {
   /** Opens a socket (a test double in marble tests). */
   transport?: (url: string) => Observable<TransportSignal>;
   WebSocket?: WebSocketLike;
+  /** The largest frame read from the server; a larger one is reported and the session started afresh (default `FRAME_LIMITS.maxInboundFrameBytes`). */
+  maxInboundFrameBytes?: number;
   scheduler: SchedulerLike;
   /** Source of reconnect jitter, [0, 1). */
   random: () => number;

@@ -30,6 +30,7 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import { backoffDelay } from '../util/backoff.js';
 import { checkWait } from '../util/wait-limits.js';
 import { decodeFrame } from './codec.js';
+import { FrameSizeGuard, inboundFrameTooLarge } from './frame-limits.js';
 import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
 import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
@@ -97,6 +98,8 @@ export class GatewayConnection {
   private readonly reportProblem = (error: ClanstreamError): void => this.options.report(error);
   /** A resync started by numbering gone wrong is running: another is not started on top of it. */
   private renumberResync: Promise<void> | undefined;
+  /** Every frame sent is checked here against the limit of the server's hello. */
+  private readonly frameSizes = new FrameSizeGuard();
 
   constructor(private readonly options: GatewayConnectionOptions) {
     this.pending = new PendingRequests(options.scheduler);
@@ -210,7 +213,15 @@ export class GatewayConnection {
       return undefined;
     }
     const request = this.pending.add(op, expect, handler, timeoutMs);
-    transport.send(JSON.stringify({ cid: request.cid, [op]: payload }));
+    const frame = JSON.stringify({ cid: request.cid, [op]: payload });
+    const tooLarge = this.frameSizes.refusal(op, frame);
+    if (tooLarge) {
+      // Sent, it would be refused or cut off with 1009, and resent after every reconnect.
+      request.unsubscribe();
+      handler.error(tooLarge);
+      return undefined;
+    }
+    transport.send(frame);
     return request;
   }
 
@@ -223,7 +234,7 @@ export class GatewayConnection {
   /** One socket, from opening to closing. Never completes: it errors with why it ended. */
   private attempt$(): Observable<never> {
     return new Observable<never>((subscriber) => {
-      const factory = this.options.transport ?? ((url: string) => openTransport(url, this.options.WebSocket));
+      const factory = this.options.transport ?? ((url: string) => openTransport(url, this.options.WebSocket, this.options.maxInboundFrameBytes));
       const subscriptions: Subscription[] = [];
       const end = (error: unknown) => subscriber.error(error);
       const keep = (s: Subscription) => subscriptions.push(s);
@@ -245,6 +256,12 @@ export class GatewayConnection {
               this.transport = signal.transport;
             } else if (signal.type === 'message') {
               this.onFrame(signal.data, end, keep, socket);
+            } else if (signal.type === 'oversized') {
+              // A resume would have the server send the same frame again: a fresh session (and a resync) instead.
+              this.options.report(inboundFrameTooLarge(signal));
+              const reason = 'a frame from the server was over maxInboundFrameBytes';
+              this.resyncReason ??= reason;
+              end(new AttemptEnded(1009, reason, 'reconnect'));
             } else {
               const info = closeCodeInfo(signal.code);
               // A close reason is the server's text: it may echo a secret, and it reaches lifecycle$ and errors.
@@ -312,6 +329,8 @@ export class GatewayConnection {
         socket.greeted = true;
         // An absurd interval was replaced by the nearest bound (HELLO_LIMITS): the handshake goes on, and the error stream hears of it.
         if (frame.problem) this.options.report(frame.problem);
+        const frameLimitProblem = this.frameSizes.greet(frame.hello.max_frame_bytes, text);
+        if (frameLimitProblem) this.options.report(frameLimitProblem);
         // Heartbeats bypass everything else that is sent, so a busy client never starves them.
         const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
         const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);

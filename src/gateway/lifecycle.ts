@@ -1,5 +1,9 @@
-/** Where the gateway connection is. */
-export type ConnectionStatus = 'connecting' | 'ready' | 'reconnecting' | 'closed';
+/**
+ * Where the gateway connection is: `not_logged_in` until a client's first
+ * `login()` (then `connecting` while it authenticates and connects),
+ * `closed` after `closeSocket()` or when the connection stopped for good.
+ */
+export type ConnectionStatus = 'not_logged_in' | 'connecting' | 'ready' | 'reconnecting' | 'closed';
 
 /** What happened to the connection, as events (`client.lifecycle$`, `client.on('ready', …)`). */
 export type LifecycleEvent =

@@ -1,5 +1,7 @@
 import IsomorphicWebSocket from 'isomorphic-ws';
 import { Observable } from 'rxjs';
+import { FRAME_LIMITS, overflowOfError, overflowOfText, type InboundOverflow } from './frame-limits.js';
+import { socketFailure } from './socket-failure.js';
 
 /** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
 export interface SocketLike {
@@ -18,8 +20,11 @@ export interface SocketLike {
   onerror: ((event: unknown) => void) | null;
 }
 
-/** A WebSocket constructor. */
-export type WebSocketLike = new (url: string) => SocketLike;
+/**
+ * A WebSocket constructor. `options.maxPayload` is the largest message to read (`ws` honours it;
+ * a browser's WebSocket ignores it, and the client checks each message instead).
+ */
+export type WebSocketLike = new (url: string, protocols?: string | string[], options?: { maxPayload?: number }) => SocketLike;
 
 /** An open socket, as the connection uses it. */
 export interface Transport {
@@ -35,11 +40,13 @@ export type TransportSignal =
   | string
   | { type: 'open'; transport: Transport }
   | { type: 'message'; data: string }
+  /** A frame over the inbound limit, not handed over (the socket is no use after it). */
+  | InboundOverflow
   | { type: 'close'; code: number; reason: string };
 
 /** Node's `ws` sockets emit Buffers; listening with `.on` avoids building an event object per message. */
 interface NodeStyleSocket {
-  on(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): void;
+  on(event: 'message', listener: (data: { toString(): string; length: number }, isBinary: boolean) => void): void;
   /** Destroys the socket at once (ws); browsers have no such thing and time a close out by themselves. */
   terminate(): void;
 }
@@ -49,13 +56,18 @@ const CONNECTING = 0;
 
 /**
  * Opens a WebSocket when subscribed: emits `open`, then every text frame,
- * then `close` (and completes). Unsubscribing closes the socket with 1000.
+ * then `close` (and completes). A frame over `maxInboundBytes` is not read:
+ * `oversized` is emitted in its place. Unsubscribing closes the socket with 1000.
  */
-export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSocket as unknown as WebSocketLike): Observable<TransportSignal> {
+export function openTransport(
+  url: string,
+  Ctor: WebSocketLike = IsomorphicWebSocket as unknown as WebSocketLike,
+  maxInboundBytes: number = FRAME_LIMITS.maxInboundFrameBytes,
+): Observable<TransportSignal> {
   return new Observable<TransportSignal>((subscriber) => {
     let socket: SocketLike;
     try {
-      socket = new Ctor(url);
+      socket = new Ctor(url, undefined, { maxPayload: maxInboundBytes });
     } catch (error) {
       // A malformed URL throws synchronously; report it like any failed connection.
       subscriber.next({ type: 'close', code: 1006, reason: error instanceof Error ? error.message.replace(/token=[^&\s]+/g, 'token=[redacted]') : 'could not open' });
@@ -75,18 +87,28 @@ export function openTransport(url: string, Ctor: WebSocketLike = IsomorphicWebSo
     const nodeSocket = socket as unknown as Partial<NodeStyleSocket>;
     if (typeof nodeSocket.on === 'function') {
       nodeSocket.on('message', (data, isBinary) => {
-        if (!isBinary) subscriber.next(data.toString());
+        if (isBinary) return;
+        // ws stops a message over maxPayload at its header; this catches a socket that was not told the limit.
+        if (data.length > maxInboundBytes) subscriber.next({ type: 'oversized', bytes: data.length, limit: maxInboundBytes });
+        else subscriber.next(data.toString());
       });
     } else {
       socket.onmessage = (event) => {
-        if (typeof event.data === 'string') subscriber.next(event.data);
+        if (typeof event.data !== 'string') return;
+        subscriber.next(overflowOfText(event.data, maxInboundBytes) ?? event.data);
       };
     }
-    // Errors are always followed by a close event, which carries the code; nothing to do here.
-    socket.onerror = () => {};
+    // An error is always followed by a close, which carries the code; ws refusing a message over maxPayload is said
+    // first, and when the close has no reason of its own, the error explains it.
+    let failure: unknown;
+    socket.onerror = (event) => {
+      failure = event;
+      const overflow = overflowOfError(event, socket, maxInboundBytes);
+      if (overflow) subscriber.next(overflow);
+    };
     socket.onclose = (event) => {
       closed = true;
-      subscriber.next({ type: 'close', code: event.code, reason: event.reason });
+      subscriber.next({ type: 'close', code: event.code, reason: event.reason || (failure === undefined ? '' : socketFailure(url, failure)) });
       subscriber.complete();
     };
     return () => {

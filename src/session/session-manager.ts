@@ -2,8 +2,20 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import type { ServiceApi } from '../api/service-api.js';
 import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { INSPECT } from '../util/inspect.js';
 import { Session } from './session.js';
+
+/** Reads a session from a server's answer: tokens that are not JWTs are the server's fault (a ProtocolError), not the caller's. */
+function fromAnswer<T>(route: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ProtocolError(`${route}: the answer's ${error.field ?? 'session'} ${error.issues[0]?.message ?? 'is not usable'}`);
+    throw error;
+  }
+}
 
 /** Settings of a {@link SessionManager}. */
 export interface SessionManagerOptions {
@@ -52,7 +64,7 @@ export class SessionManager {
     try {
       const response = await this.apiClient.authenticate(apiKey, this.options.appId);
       this.#apiKey = apiKey;
-      const session = new Session(response);
+      const session = fromAnswer('POST /v2/apps/authenticate/token', () => new Session(response));
       this.set(session);
       return session;
     } catch (error) {
@@ -80,7 +92,7 @@ export class SessionManager {
     if (current && !current.isrefreshexpired(this.now())) {
       try {
         const response = await this.apiClient.refreshSession(current.refresh_token);
-        current.update(response.token, response.refresh_token);
+        fromAnswer('POST /v2/account/session/refresh', () => current.update(response.token, response.refresh_token));
         if (response.api_url) current.api_url = response.api_url;
         if (response.ws_url) current.ws_url = response.ws_url;
         if (response.mmn_url) current.mmn_url = response.mmn_url;

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors/api-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 
 /** Where a {@link CacheManager} reads its entries (the store's current state) and how it fills a miss. */
@@ -26,6 +27,8 @@ export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
     private readonly what: string,
     /** Requests in flight by key; shared by views of the same cache so they dedupe together. */
     private readonly pending: Map<string, Promise<V>> = new Map(),
+    /** How a bot reaches this cache (`channels`, `clan.users`): errors of `fetch` name the call. */
+    private readonly name = `${what}s`,
   ) {}
 
   /** The cached entry, or undefined. */
@@ -53,10 +56,27 @@ export class CacheManager<K extends string, V> implements Iterable<[K, V]> {
     if (!load) return Promise.reject(new ValidationError([{ path: 'id', message: `${this.what} ${key} is not cached and cannot be fetched`, code: 'invalid' }], `${this.what} fetch`));
     let request = this.pending.get(key);
     if (!request) {
-      request = load(key).finally(() => this.pending.delete(key));
+      request = load(key)
+        .catch((error: unknown) => {
+          throw this.named(error, key);
+        })
+        .finally(() => this.pending.delete(key));
       this.pending.set(key, request);
     }
     return request;
+  }
+
+  /** A 404 says which call and which id found nothing, rather than the route behind it. */
+  private named(error: unknown, key: string): unknown {
+    if (!(error instanceof ApiError && error.isNotFound)) return error;
+    return new ApiError({
+      status: error.status,
+      code: error.code,
+      route: error.route,
+      operation: `${this.name}.fetch(${JSON.stringify(key)})`,
+      message: `no such ${this.what}; ${error.message}`,
+      cause: error,
+    });
   }
 
   /** How many entries the cache holds now. */

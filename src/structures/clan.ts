@@ -5,21 +5,45 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { CacheManager } from '../state/cache-manager.js';
 import type { ClanState } from '../state/records.js';
 import { INSPECT } from '../util/inspect.js';
+import { isStructureOf, STRUCTURE_BRAND } from './brand.js';
 import type { ClientContext } from './context.js';
-import type { Clan, TextChannel, User } from './shapes.js';
+import type { TextChannel } from './text-channel.js';
+import type { User } from './user.js';
 
 /** Defaults of {@link Clan.listChannelVoiceUsers}: every voice room, of type `CHANNEL_TYPE_GMEET_VOICE`, up to 500 users (1..500). */
 export const VOICE_USER_LIST_DEFAULTS = { channel_id: '', channel_type: ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit: 500, minLimit: 1, maxLimit: 500 } as const;
 
-/** The {@link Clan} the client hands out, over one cached record. */
-export class ClanStructure implements Clan {
+/**
+ * A clan and what a bot does in it: its channels and members (cache views), roles and voice rooms.
+ * A snapshot of the cached record. `instanceof Clan` holds for a clan from either build of the
+ * library (ES module or CommonJS).
+ *
+ * @example
+ * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const clanId: string;
+ * const clan = client.clans.get(clanId);
+ * await clan?.loadMembers();
+ * console.log(clan?.users.size, 'members');
+ * ```
+ */
+export class Clan {
   readonly id: string;
   readonly name: string;
   readonly welcome_channel_id: string;
   readonly creator_id: string;
+  /** The cached record this clan was made from. */
   readonly record: ClanState;
   readonly #ctx: ClientContext;
 
+  /** True for a clan the client made, from any copy of the library. */
+  static [Symbol.hasInstance](value: unknown): value is Clan {
+    return isStructureOf(this, Clan, 'clan', value);
+  }
+
+  /** @internal */
   constructor(ctx: ClientContext, record: ClanState) {
     this.#ctx = ctx;
     this.record = record;
@@ -64,7 +88,10 @@ export class ClanStructure implements Clan {
     return this.#ctx.loadClanMembers(this.id);
   }
 
-  /** Users present in voice rooms of the clan (defaults in VOICE_USER_LIST_DEFAULTS; limit 1..500, checked before any request). */
+  /**
+   * Users present in voice rooms of the clan. Defaults (VOICE_USER_LIST_DEFAULTS): every voice channel of type
+   * `CHANNEL_TYPE_GMEET_VOICE`, limit 500 (1..500, checked before any request).
+   */
   async listChannelVoiceUsers(
     channel_id: string = VOICE_USER_LIST_DEFAULTS.channel_id,
     channel_type: ChannelType = VOICE_USER_LIST_DEFAULTS.channel_type,
@@ -119,5 +146,10 @@ export class ClanStructure implements Clan {
   /** What `util.inspect` and `console.log` show: the clan's id and name. */
   [INSPECT](): string {
     return `Clan ${JSON.stringify({ id: this.id, name: this.name })}`;
+  }
+
+  /** @internal */
+  get [STRUCTURE_BRAND](): 'clan' {
+    return 'clan';
   }
 }

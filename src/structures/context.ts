@@ -6,7 +6,10 @@ import type { MessageStore } from '../state/message-store.js';
 import type { ChannelState, ClanState, MemberState, MessageState, UserState } from '../state/records.js';
 import type { Store } from '../state/store.js';
 import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
-import type { Clan, Message, TextChannel, User } from './shapes.js';
+import type { Clan } from './clan.js';
+import type { Message } from './message.js';
+import type { TextChannel } from './text-channel.js';
+import type { User } from './user.js';
 
 /**
  * What structures need from the client that made them. The client

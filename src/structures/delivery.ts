@@ -2,7 +2,7 @@ import type { ChannelMessage } from '../events/payloads.js';
 import type { ChannelMessageAck, ChannelMessageSendRequest } from '../gateway/protocol.js';
 import type { ChannelState } from '../state/records.js';
 import type { ClientContext } from './context.js';
-import type { Message } from './shapes.js';
+import type { Message } from './message.js';
 
 /**
  * The message an acknowledged send created. Its own `channel_message` event

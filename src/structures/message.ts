@@ -7,14 +7,41 @@ import { Events } from '../events/names.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { MessageState } from '../state/records.js';
 import { INSPECT } from '../util/inspect.js';
+import { isStructureOf, STRUCTURE_BRAND } from './brand.js';
 import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
 import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
-import type { Message, ReactMessagePayload, TextChannel } from './shapes.js';
+import type { TextChannel } from './text-channel.js';
 import { promised } from '../util/promised.js';
 
-/** The {@link Message} the client hands out, over one cached record. */
-export class MessageStructure implements Message {
+/** A reaction to add or remove. */
+export interface ReactMessagePayload {
+  id?: string;
+  emoji_id: string;
+  emoji: string;
+  /** Managed by the server; accepted for compatibility. */
+  count?: number;
+  /** true removes the reaction; false (default) adds it. */
+  action_delete?: boolean;
+}
+
+/**
+ * A message: the cached record's fields, and what a bot does with it (reply, edit, react, delete).
+ * A snapshot: fetch it again (`channel.messages.get`) to see later edits. `instanceof Message`
+ * holds for a message from either build of the library (ES module or CommonJS).
+ *
+ * @example
+ * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * client.onChannelMessage(async (event) => {
+ *   const message = await client.channels.get(event.channel_id)?.messages.fetch(event.message_id);
+ *   if (message?.content.t === '!ping') await message.reply({ t: 'pong' });
+ * });
+ * ```
+ */
+export class Message {
   readonly id: string;
   /** Same as `id` (what most bots read). */
   readonly message_id: string;
@@ -40,6 +67,12 @@ export class MessageStructure implements Message {
   /** The cached record this message was made from. */
   readonly record: MessageState;
 
+  /** True for a message the client made, from any copy of the library. */
+  static [Symbol.hasInstance](value: unknown): value is Message {
+    return isStructureOf(this, Message, 'message', value);
+  }
+
+  /** @internal */
   constructor(ctx: ClientContext, record: MessageState) {
     this.#ctx = ctx;
     this.record = record;
@@ -115,22 +148,22 @@ export class MessageStructure implements Message {
   }
 
   /** Replaces this message's content (positional parts, or one options object). Resolves with the updated message. */
-  update(content: ContentInput, mentionsOrOptions?: ApiMessageMention[] | Pick<SendOptions, 'mentions' | 'attachments' | 'topic_id' | 'idempotency_key'>, attachmentsArg?: ApiMessageAttachment[], topicArg?: string): Promise<Message> {
+  update(content: ContentInput, mentionsOrOptions?: ApiMessageMention[] | Pick<SendOptions, 'mentions' | 'attachments' | 'topic_id' | 'idempotency_key'>, attachments?: ApiMessageAttachment[], topic_id?: string): Promise<Message> {
     return promised(() => {
       const byObject = mentionsOrOptions !== undefined && !Array.isArray(mentionsOrOptions) ? mentionsOrOptions : undefined;
       const mentions = byObject ? byObject.mentions : (mentionsOrOptions as ApiMessageMention[] | undefined);
-      const attachments = byObject ? byObject.attachments : attachmentsArg;
-      const topic_id = byObject ? byObject.topic_id : topicArg;
+      const newAttachments = byObject ? byObject.attachments : attachments;
+      const newTopic = byObject ? byObject.topic_id : topic_id;
       const body = contentOf(content);
-      const options = defined({ mentions, attachments, topic_id });
-      checkMessage(body, { ...options, attachments: attachments ?? [...this.attachments] });
+      const options = defined({ mentions, attachments: newAttachments, topic_id: newTopic });
+      checkMessage(body, { ...options, attachments: newAttachments ?? [...this.attachments] });
       const request = defined({ clan_id: this.clan_id, channel_id: this.channel_id, message_id: this.message_id, mode: this.mode, content: body, ...options, idempotency_key: byObject?.idempotency_key });
       return this.#ctx.outbox.enqueue('channel_message_update', request).then((ack) => {
         const cached = this.#ctx.store.current.messages.get(this.channel_id)?.get(this.message_id);
         // The edit's own event normally arrived first; if not, apply the edit as that event would.
         if (!cached || cached.update_time_seconds < ack.update_time_seconds || cached.content.t !== body.t) {
           const base = cached ?? this.record;
-          const edit: ChannelMessage = { ...base, code: TypeMessage.ChatUpdate, content: body, mentions: mentions ?? [...base.mentions], attachments: attachments ?? [...base.attachments], topic_id: topic_id ?? base.topic_id, update_time_seconds: ack.update_time_seconds };
+          const edit: ChannelMessage = { ...base, code: TypeMessage.ChatUpdate, content: body, mentions: mentions ?? [...base.mentions], attachments: newAttachments ?? [...base.attachments], topic_id: newTopic ?? base.topic_id, update_time_seconds: ack.update_time_seconds };
           this.#ctx.store.dispatch({ type: Events.ChannelMessage, seq: 0, data: edit });
         }
         const stored = this.#ctx.store.current.messages.get(this.channel_id)?.get(this.message_id);
@@ -181,5 +214,10 @@ export class MessageStructure implements Message {
   /** What `util.inspect` and `console.log` show: the ids, the sender and the text. */
   [INSPECT](): string {
     return `Message ${JSON.stringify({ id: this.id, channel_id: this.channel_id, sender_id: this.sender_id, text: this.content.t })}`;
+  }
+
+  /** @internal */
+  get [STRUCTURE_BRAND](): 'message' {
+    return 'message';
   }
 }

@@ -6,16 +6,33 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { CacheManager } from '../state/cache-manager.js';
 import type { ChannelState } from '../state/records.js';
 import { INSPECT } from '../util/inspect.js';
+import { isStructureOf, STRUCTURE_BRAND } from './brand.js';
+import type { Clan } from './clan.js';
 import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
-import type { Clan, Message, TextChannel } from './shapes.js';
+import type { Message } from './message.js';
 import { checkMessage, contentOf, defined, optionsOf, type ContentInput, type SendOptions } from './send-options.js';
 import { promised } from '../util/promised.js';
 
 const VOICE_TYPES = new Set<number>([ChannelType.CHANNEL_TYPE_GMEET_VOICE, ChannelType.CHANNEL_TYPE_SERVICE_VOICE, ChannelType.CHANNEL_TYPE_STREAMING]);
 
-/** The {@link TextChannel} the client hands out, over one cached record. */
-export class TextChannelStructure implements TextChannel {
+/**
+ * A channel, thread, DM or group, with what a bot does in it: send (also ephemerally), read its
+ * cached messages, quick menus and media. A snapshot of the cached record. `instanceof TextChannel`
+ * holds for a channel from either build of the library (ES module or CommonJS).
+ *
+ * @example
+ * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const channelId: string;
+ * const channel = await client.channels.fetch(channelId);
+ * const sent = await channel.send({ t: 'hello' });
+ * await sent.react({ emoji_id: '1', emoji: '👋' });
+ * ```
+ */
+export class TextChannel {
   readonly id: string;
   readonly name: string | undefined;
   readonly is_private: boolean;
@@ -30,6 +47,12 @@ export class TextChannelStructure implements TextChannel {
   readonly record: ChannelState;
   readonly #ctx: ClientContext;
 
+  /** True for a channel the client made, from any copy of the library. */
+  static [Symbol.hasInstance](value: unknown): value is TextChannel {
+    return isStructureOf(this, TextChannel, 'text_channel', value);
+  }
+
+  /** @internal */
   constructor(ctx: ClientContext, record: ChannelState) {
     this.#ctx = ctx;
     this.record = record;
@@ -60,9 +83,9 @@ export class TextChannelStructure implements TextChannel {
   }
 
   /**
-   * Sends a message through the rate-limited outbox; resolves with it once
-   * acknowledged. The optional parts are the platform SDK's positional parameters or one
-   * options object. Invalid content is a ValidationError and nothing is sent.
+   * Sends a message through the rate-limited outbox; resolves with it once acknowledged. The
+   * optional parts are the platform SDK's positional parameters or one options object. Invalid
+   * content is a ValidationError and nothing is sent.
    */
   send(
     content: ContentInput,
@@ -152,5 +175,10 @@ export class TextChannelStructure implements TextChannel {
   /** What `util.inspect` and `console.log` show: the channel's id, name, clan and type. */
   [INSPECT](): string {
     return `TextChannel ${JSON.stringify({ id: this.id, name: this.name, clan_id: this.clan_id, type: this.channel_type })}`;
+  }
+
+  /** @internal */
+  get [STRUCTURE_BRAND](): 'text_channel' {
+    return 'text_channel';
   }
 }

@@ -4,14 +4,29 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { MemberState, UserState } from '../state/records.js';
 import { INSPECT } from '../util/inspect.js';
 import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
+import { isStructureOf, STRUCTURE_BRAND } from './brand.js';
 import type { ClientContext } from './context.js';
 import { deliveredMessage } from './delivery.js';
-import type { Message, User } from './shapes.js';
+import type { Message } from './message.js';
 import { checkMessage, contentOf, defined, type ContentInput } from './send-options.js';
 import { ChannelStreamMode, DM_CLAN_ID } from '../model/enums.js';
 
-/** The {@link User} the client hands out, over one cached record (and a membership in clan views). */
-export class UserStructure implements User {
+/**
+ * A user, seen globally or as a clan member (then with the clan nickname, avatar and roles), and
+ * what a bot does with one: direct messages and token transfers. `instanceof User` holds for a
+ * user from either build of the library (ES module or CommonJS).
+ *
+ * @example
+ * ```ts
+ * import type { ServiceClient } from 'clanstream';
+ *
+ * declare const client: ServiceClient;
+ * declare const userId: string;
+ * const user = await client.users.fetch(userId);
+ * await user.sendDM({ t: 'welcome!' });
+ * ```
+ */
+export class User {
   readonly id: string;
   readonly username: string;
   readonly display_name: string;
@@ -21,10 +36,18 @@ export class UserStructure implements User {
   readonly clan_avatar: string;
   /** Global avatar URL (the platform SDK's spelling). */
   readonly avartar: string;
+  /** The cached user record. */
   readonly record: UserState;
+  /** The clan membership this user was read through (clan views only). */
   readonly member: MemberState | undefined;
   readonly #ctx: ClientContext;
 
+  /** True for a user the client made, from any copy of the library. */
+  static [Symbol.hasInstance](value: unknown): value is User {
+    return isStructureOf(this, User, 'user', value);
+  }
+
+  /** @internal */
   constructor(ctx: ClientContext, record: UserState, member?: MemberState) {
     this.#ctx = ctx;
     this.record = record;
@@ -95,5 +118,10 @@ export class UserStructure implements User {
   /** What `util.inspect` and `console.log` show: the user's id and username. */
   [INSPECT](): string {
     return `User ${JSON.stringify({ id: this.id, username: this.username })}`;
+  }
+
+  /** @internal */
+  get [STRUCTURE_BRAND](): 'user' {
+    return 'user';
   }
 }

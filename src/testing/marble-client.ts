@@ -4,7 +4,7 @@ import type { Events } from '../events/names.js';
 import type { ClanstreamEvent, EventPayloadMap } from '../events/payloads.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
 import type { ChannelMessageContent } from '../model/content.js';
-import type { ReactMessagePayload } from '../structures/shapes.js';
+import type { ReactMessagePayload } from '../structures/message.js';
 import type { ContentInput, SendOptions } from '../structures/send-options.js';
 
 /** An outgoing action a bot made through the double, at the virtual time it made it. */

@@ -1,30 +1,59 @@
 /** What replaces a secret in any text clanstream produces. */
 export const REDACTED = '[redacted]';
 
+/** How a {@link SecretRedactor} is set up. */
+export interface SecretRedactorOptions {
+  /**
+   * Secrets shorter than this are ignored (default 6: a shorter one would mangle ordinary text).
+   * A redactor of one known secret whose every occurrence must go (a webhook token) may lower it;
+   * the encoded forms are still only looked for from 6 characters on.
+   */
+  minLength?: number;
+}
+
+/** Length from which a secret is also looked for in its encoded forms. */
+const ENCODED_FORMS_MIN = 6;
+
 /**
  * Remembers the secrets of one client (API key, tokens, private key, webhook
- * tokens) and removes them from any text before it is logged or thrown.
+ * tokens) and removes them from any text before it is logged or thrown. It
+ * is the one redactor: every place that removes secrets from text uses it.
  */
 export class SecretRedactor {
-  // A #private field: util.inspect of anything holding the redactor never lists the secrets.
+  // #private fields: util.inspect of anything holding the redactor never lists the secrets.
   readonly #secrets = new Set<string>();
+  #longestFirst: string[] | undefined;
+  readonly #minLength: number;
+
+  constructor(options: SecretRedactorOptions = {}) {
+    this.#minLength = Math.max(1, options.minLength ?? ENCODED_FORMS_MIN);
+  }
 
   /**
-   * Registers a secret, with the forms a server is likely to echo it in (URL-encoded, base64 of
-   * `secret:` as in HTTP Basic); values shorter than 6 characters are ignored (they would mangle ordinary text).
+   * Registers a secret, with the forms a server is likely to echo it in: URL-encoded, base64 of
+   * `secret:` as in HTTP Basic, base64 and base64url (also where it sits inside a longer encoded
+   * text), and hex.
    */
   add(secret: string | undefined): void {
-    for (const form of echoedForms(secret)) this.#secrets.add(form);
+    for (const form of this.formsOf(secret)) this.#secrets.add(form);
+    this.#longestFirst = undefined;
   }
 
   remove(secret: string | undefined): void {
-    for (const form of echoedForms(secret)) this.#secrets.delete(form);
+    for (const form of this.formsOf(secret)) this.#secrets.delete(form);
+    this.#longestFirst = undefined;
+  }
+
+  private formsOf(secret: string | undefined): string[] {
+    if (!secret || secret.length < this.#minLength) return [];
+    return secret.length < ENCODED_FORMS_MIN ? [secret] : echoedForms(secret);
   }
 
   redact(text: string): string {
     let out = text;
     // Longest first: a secret inside a longer registered form is not cut before the longer one is.
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
+    this.#longestFirst ??= [...this.#secrets].sort((a, b) => b.length - a.length);
+    for (const secret of this.#longestFirst) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
       out = withoutCutSecret(out, secret);
     }
@@ -86,16 +115,37 @@ function isOwnError(value: unknown): value is Error {
 }
 
 /** A secret and the encodings of it that servers and proxies echo. */
-function echoedForms(secret: string | undefined): string[] {
-  if (!secret || secret.length < 6) return [];
-  const forms = new Set([secret, encodeURIComponent(secret)]);
-  try {
-    forms.add(btoa(`${secret}:`).replace(/=+$/, ''));
-  } catch {
-    // Not Latin-1: no Basic form to look for.
+function echoedForms(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const forms = new Set([secret, encodeURIComponent(secret), base64Of(new TextEncoder().encode(`${secret}:`))]);
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
+  const standard = base64Of(bytes);
+  for (const encoded of [standard, toBase64Url(standard)]) forms.add(encoded);
+  // Inside a longer base64 text the secret starts 0, 1 or 2 bytes into a 3-byte group, and each start encodes
+  // it differently: the characters that depend on the secret's bytes alone are looked for, in both alphabets.
+  for (const offset of [0, 1, 2]) {
+    const shifted = new Uint8Array(offset + bytes.length);
+    shifted.set(bytes, offset);
+    const core = base64Of(shifted).slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    forms.add(core);
+    forms.add(toBase64Url(core));
   }
+  // A JWT's signature alone still lets no one forge it, but it names the token: a server quoting it leaks it.
+  const signature = /^[\w-]+\.[\w-]+\.([\w-]{16,})$/.exec(secret)?.[1];
+  if (signature) forms.add(signature);
   return [...forms];
 }
+
+/** Base64 (standard alphabet) without padding; `btoa` works in browsers and Node alike. */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/=+$/, '');
+}
+
+const toBase64Url = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
 /** A copy of a `fields` record (field path → message) with `redact` applied to keys and values. */
 export function redactFields(fields: Readonly<Record<string, string>>, redact: (text: string) => string): Record<string, string> {

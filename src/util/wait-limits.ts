@@ -1,3 +1,5 @@
+import { shownValue as shown } from './shown-value.js';
+
 /** The documented range of a delay that the other side chooses (a server's interval, a retry-after). */
 export interface WaitRange {
   /** Shortest wait honoured; a shorter one is replaced by this. */
@@ -15,13 +17,6 @@ export interface CheckedWait {
   readonly problem: string | undefined;
   /** The value was a finite number above `maxMs` (some callers refuse rather than wait the cap). */
   readonly tooLong: boolean;
-}
-
-/** How a hostile value is shown in a message: short, and never more than a number's worth of text. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value);
-  if (typeof value === 'number') return String(value);
-  return value === null ? 'null' : typeof value;
 }
 
 /**

@@ -88,7 +88,7 @@ export class MmnClient {
     return this.http
       .request$<unknown>(
         { method: 'POST', route, path: '', body: { jsonrpc: '2.0', id, method, params }, idempotent: true },
-        () => ({ baseUrl: this.url(), headers: { 'content-type': 'application/json' } }),
+        () => ({ baseUrl: this.url(), headers: { 'content-type': 'application/json' }, setting: '`mmnApiUrl` (or the mmn_url the server advertised)' }),
       )
       .pipe(map((answer) => readAnswer(route, id, method, answer)));
   }

@@ -80,7 +80,7 @@ function isExpiredToken(error: unknown): boolean {
 }
 
 function requireLogin(value: string | undefined, what: string): string {
-  if (!value) throw new AuthenticationError(`token transfers need ${what}: log in first`, 0);
+  if (!value) throw new AuthenticationError(`token transfers need ${what}: call login() first`, 0);
   return value;
 }
 

@@ -1,6 +1,6 @@
 import { map, type Observable } from 'rxjs';
+import { checkAnswer } from '../api/answer-check.js';
 import type { HttpRequester } from '../api/request.js';
-import { ProtocolError } from '../errors/protocol-error.js';
 import type { IZkProof, ProveRequest } from './jsonrpc.js';
 
 /** `client_type` the proof requests carry unless told otherwise. */
@@ -26,17 +26,10 @@ export class ProverClient {
       .request$<unknown>({ method: 'POST', route: ROUTE, path: '/prove', body: request, idempotent: true }, () => ({
         baseUrl: this.url().replace(/\/+$/, ''),
         headers: { 'content-type': 'application/json' },
+        // The session JWT travels in the body: a prover echoing it into an error must not hand it on.
+        secrets: [request.jwt],
+        setting: '`zkApiUrl` (or the zk_url the server advertised)',
       }))
-      .pipe(map(readProof));
+      .pipe(map((answer) => ({ ...checkAnswer<{ data: IZkProof }>(ROUTE, { data: { proof: 'string', public_input: 'string' } }, answer).data })));
   }
-}
-
-function readProof(answer: unknown): IZkProof {
-  const data = typeof answer === 'object' && answer !== null ? (answer as { data?: unknown }).data : undefined;
-  if (typeof data === 'object' && data !== null) {
-    const { proof, public_input } = data as Record<string, unknown>;
-    if (typeof proof === 'string' && proof !== '' && typeof public_input === 'string') return { proof, public_input };
-  }
-  // The answer holds no secret we sent (the JWT is never echoed), but keep the excerpt short anyway.
-  throw new ProtocolError(`${ROUTE}: the answer is not {data: {proof, public_input}}`, typeof answer === 'string' ? answer : '');
 }

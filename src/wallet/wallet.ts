@@ -1,9 +1,10 @@
-import { asyncScheduler, BehaviorSubject, defer, finalize, lastValueFrom, map, of, share, tap, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, catchError, defer, finalize, lastValueFrom, map, of, share, tap, throwError, type Observable, type SchedulerLike } from 'rxjs';
 import { HttpRequester } from '../api/request.js';
 import { CLIENT_DEFAULTS, type ApiRetryOptions } from '../client/config.js';
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
 import { INSPECT } from '../util/inspect.js';
 import { silentLogger, type Logger } from '../util/logger.js';
+import type { SecretRedactor } from '../util/redact.js';
 import { addressOf } from './address.js';
 import { createEphemeralKey } from './ephemeral-key.js';
 import type { IEphemeralKeyPair } from './keys.js';
@@ -47,6 +48,12 @@ export interface WalletDeps {
   nonces?: NonceAllocator;
   /** Receives secret-free diagnostics. */
   logger?: Logger;
+  /**
+   * The client's secrets: removed from every error that leaves the wallet (its cause chain and fields
+   * included), and from `sendToken`'s `error` and `cause`. Servers echo what they were sent.
+   * @internal
+   */
+  redactor?: SecretRedactor;
   /** Receives the duration of every transfer step (benchmarks, diagnostics). */
   trace?: (event: TransferTrace) => void;
 }
@@ -102,6 +109,7 @@ export class Wallet {
       scheduler: this.#scheduler,
       random: deps.random ?? Math.random,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(deps.redactor ? { redactor: deps.redactor } : {}),
     });
     this.#http = http;
     this.#prover = new ProverClient(http, () => this.zkApiUrl);
@@ -200,7 +208,21 @@ export class Wallet {
 
   /** {@link Wallet.sendToken} as a cold Observable: each subscription is one transfer; unsubscribing cancels it. */
   sendToken$(request: APISentTokenRequest): Observable<SendTokenResult> {
-    return defer(() => transfer$(this.#steps, parseTransferRequest(request, this.#deps.userId())));
+    return this.#scrubbed(defer(() => transfer$(this.#steps, parseTransferRequest(request, this.#deps.userId())))).pipe(map((result) => this.#scrubResult(result)));
+  }
+
+  /** The source, with every error it fails with redacted by the client's secrets. */
+  #scrubbed<T>(source: Observable<T>): Observable<T> {
+    const { redactor } = this.#deps;
+    return redactor ? source.pipe(catchError((error: unknown) => throwError(() => (error instanceof Error ? redactor.redactError(error) : error)))) : source;
+  }
+
+  /** A transfer's outcome without the client's secrets: the ledger's or the prover's words may echo them. */
+  #scrubResult(result: SendTokenResult): SendTokenResult {
+    const { redactor } = this.#deps;
+    if (!redactor || result.ok) return result;
+    if (result.cause) redactor.redactError(result.cause);
+    return { ...result, error: redactor.redact(result.error) };
   }
 
   /** A fresh ephemeral key pair (public key base58, private key hex of PKCS#8); not the wallet's own signing key. */
@@ -220,7 +242,7 @@ export class Wallet {
 
   /** Asks the prover for a proof binding `ephemeral_public_key` to `address` (an {@link ApiGetZkProofRequest}). */
   getZkProofs(request: ApiGetZkProofRequest): Promise<IZkProof> {
-    return lastValueFrom(
+    return this.#settle(
       defer(() => {
         const issues: ValidationIssue[] = [];
         const raw = (typeof request === 'object' && request !== null ? request : {}) as Partial<Record<keyof ApiGetZkProofRequest, unknown>>;
@@ -236,7 +258,7 @@ export class Wallet {
 
   /** The network's nonce of a user's address (`{address, nonce, tag}`); `tag` is `pending` (default) or `latest`. */
   getCurrentNonce(userId: string, tag: NonceTag = 'pending'): Promise<MmnMethods['account.getcurrentnonce'][1]> {
-    return lastValueFrom(
+    return this.#settle(
       defer(() => {
         const issues: ValidationIssue[] = [];
         requireString(userId, 'userId', issues);
@@ -249,7 +271,7 @@ export class Wallet {
 
   /** Balance (units, decimal string) and nonce of a user's address; defaults to the logged-in user. */
   getAccount(userId: string | undefined = this.#deps.userId()): Promise<MmnMethods['account.getaccount'][1]> {
-    return lastValueFrom(
+    return this.#settle(
       defer(() => {
         const issues: ValidationIssue[] = [];
         requireString(userId, 'userId', issues);
@@ -257,6 +279,11 @@ export class Wallet {
         return this.#mmn.getAccount$(addressOf(userId as string));
       }),
     );
+  }
+
+  /** The last value of a request, or its error with the client's secrets removed. */
+  #settle<T>(source: Observable<T>): Promise<T> {
+    return lastValueFrom(this.#scrubbed(source));
   }
 
   /** Completes `status$`; in-flight transfers finish on their own. */
@@ -304,7 +331,8 @@ export class Wallet {
           this.#logger.debug(`token transfers prepared for ${prepared.address} (ephemeral key ${prepared.key.publicKey})`);
         },
         error: (error: unknown) => {
-          if (current()) this.#status.next({ state: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+          const failure = error instanceof Error ? error : new Error(String(error));
+          if (current()) this.#status.next({ state: 'failed', error: this.#deps.redactor?.redactError(failure) ?? failure });
         },
         unsubscribe: () => {
           if (current() && this.#status.value.state === 'preparing') this.#status.next({ state: 'idle' });

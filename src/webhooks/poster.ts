@@ -5,7 +5,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiWebhookResult } from '../model/api.js';
 import { isNonEmptyString, isRecord } from '../validation/issues.js';
 import { redactingLogger, type Logger } from '../util/logger.js';
-import { REDACTED, SecretRedactor } from '../util/redact.js';
+import { SecretRedactor } from '../util/redact.js';
 import type { ResolvedWebhookClientOptions } from './options.js';
 
 /** One webhook request, described without its secret. */
@@ -15,11 +15,6 @@ export interface WebhookPost {
   /** The concrete path after the base URL (holds the token). */
   path: string;
   body: unknown;
-}
-
-/** Replaces every occurrence of `secret` (even a short one) in a text. */
-function scrub(text: string, secret: string): string {
-  return secret !== '' && text.includes(secret) ? text.split(secret).join(REDACTED) : text;
 }
 
 /**
@@ -32,6 +27,8 @@ export class WebhookPoster {
   private readonly requester: HttpRequester;
   private readonly logger: Logger;
   readonly #token: string;
+  /** The token in every form a server may echo it in; even a short token goes. */
+  readonly #redactor = new SecretRedactor({ minLength: 1 });
 
   constructor(
     private readonly baseUrl: string,
@@ -49,15 +46,8 @@ export class WebhookPoster {
       random: options.random,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    const redactor = new SecretRedactor();
-    redactor.add(token);
-    const inner = redactingLogger(options.logger, redactor);
-    // SecretRedactor ignores secrets shorter than 6 characters; scrub those too.
-    const wrap =
-      (level: keyof Logger) =>
-      (message: string, ...details: unknown[]): void =>
-        inner[level](scrub(message, token), ...details);
-    this.logger = { debug: wrap('debug'), info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
+    this.#redactor.add(token);
+    this.logger = redactingLogger(options.logger, this.#redactor);
   }
 
   /** Sends the request when subscribed; emits the documented success body `{message_id, channel_id}`. */
@@ -74,7 +64,7 @@ export class WebhookPoster {
     }).pipe(
       map((body) => {
         if (!isRecord(body) || !isNonEmptyString(body.message_id) || !isNonEmptyString(body.channel_id)) {
-          throw new ProtocolError(`${route} answered 2xx without {message_id, channel_id}`, scrub(JSON.stringify(body) ?? String(body), this.#token));
+          throw new ProtocolError(`${route} answered 2xx without {message_id, channel_id}`, this.#redactor.redact(JSON.stringify(body) ?? String(body)));
         }
         return { message_id: body.message_id, channel_id: body.channel_id };
       }),
@@ -82,8 +72,8 @@ export class WebhookPoster {
       catchError((error: unknown) => {
         // ApiErrors come without the token (see `secrets` above); anything else is scrubbed as a last resort.
         if (error instanceof Error && !(error instanceof ApiError)) {
-          error.message = scrub(error.message, this.#token);
-          if (error.stack !== undefined) error.stack = scrub(error.stack, this.#token);
+          error.message = this.#redactor.redact(error.message);
+          if (error.stack !== undefined) error.stack = this.#redactor.redact(error.stack);
         }
         this.logger.warn(`${route}: ${error instanceof Error ? error.message : 'failed'}`);
         return throwError(() => error);

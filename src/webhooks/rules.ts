@@ -1,6 +1,7 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { isRecord, jsonText } from '../validation/issues.js';
 import { MESSAGE_LIMITS } from '../validation/limits.js';
+import { utf8Bytes } from '../util/utf8-bytes.js';
 import { validateChannelWebhookMessage, validateClanWebhookMessage, WEBHOOK_LIMITS } from './validate.js';
 
 /**
@@ -17,10 +18,10 @@ function countIssue(value: unknown, max: number, path: string): ValidationIssue[
   return Array.isArray(value) && value.length > max ? [issue(path, `has ${value.length} entries; the limit is ${max}`, 'too_large')] : [];
 }
 
-/** Bytes of UTF-8 of a JSON value (TextEncoder is available in browsers and Node); undefined when it is not JSON. */
+/** Bytes of UTF-8 of a JSON value; undefined when it is not JSON. */
 export function jsonBytes(value: unknown): number | undefined {
   const text = jsonText(value);
-  return text === undefined ? undefined : new TextEncoder().encode(text).length;
+  return text === undefined ? undefined : utf8Bytes(text);
 }
 
 function bodySizeIssue(body: unknown): ValidationIssue[] {

@@ -29,10 +29,10 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** Launches Chromium with a fresh, temporary profile (playwright makes and removes its user-data-dir). */
-export function launchChromium(): Promise<Browser> {
+/** Launches Chromium with a fresh, temporary profile (playwright makes and removes its user-data-dir); `extraArgs` add to {@link CHROMIUM_ARGS}. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium (apt-get install -y chromium)`);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, chromiumSandbox: false, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** Collects what went wrong inside a page: uncaught errors and console errors. */

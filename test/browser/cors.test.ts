@@ -3,15 +3,12 @@
  * logs in to the emulator with the library's browser bundle and sends a
  * message. Without the origin allowed, the browser refuses the same login.
  */
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { serveBundleApp } from './bundle-app.js';
 import { launchChromium, runBrowserTests } from './chromium.js';
-
-const BUNDLE = new URL('../../dist/browser/clanstream.js', import.meta.url);
 
 /** The app: logs in with the credentials in its query string and sends one message; the outcome lands in data-result. */
 const APP = `<!doctype html><meta charset="utf-8"><title>app</title><script type="module">
@@ -29,18 +26,6 @@ try {
 }
 </script>`;
 
-/** Serves the app and the bundle from its own origin (another port is another origin). */
-async function serveApp(): Promise<{ server: Server; origin: string }> {
-  const bundle = await readFile(BUNDLE, 'utf8');
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://app').pathname;
-    if (path === '/clanstream.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end(APP);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
 describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () => {
   let emu: Emulator | undefined;
   let app: Server | undefined;
@@ -52,8 +37,8 @@ describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () =>
     browser = emu = app = undefined;
   });
 
-  async function runApp(corsOrigins: (origin: string) => string[]): Promise<{ result: string; stored: string[] }> {
-    const served = await serveApp();
+  async function runApp(corsOrigins: (origin: string) => string[]): Promise<{ result: string; stored: string[]; appOrigin: string }> {
+    const served = await serveBundleApp(APP);
     app = served.server;
     emu = await startEmulator({ corsOrigins: corsOrigins(served.origin) });
     const alice = emu.createUser({ username: 'alice' });
@@ -64,7 +49,7 @@ describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () =>
     await page.goto(`${served.origin}/?${query}`);
     await page.waitForSelector('body[data-result]', { state: 'attached' });
     const result = (await page.getAttribute('body', 'data-result')) ?? '';
-    return { result, stored: emu.messages(clan.welcome_channel_id).map((m) => m.content.t ?? '') };
+    return { result, stored: emu.messages(clan.welcome_channel_id).map((m) => m.content.t ?? ''), appOrigin: served.origin };
   }
 
   it('logs in and sends when its origin is allowed', async () => {
@@ -74,9 +59,11 @@ describe.skipIf(!runBrowserTests)('an app on another origin, in Chromium', () =>
     expect(emu!.wire.requests('/v2/apps/authenticate/token').map((r) => r.status)).toEqual([200]);
   });
 
-  it('is refused by the browser when its origin is not allowed', async () => {
-    const { result, stored } = await runApp(() => ['http://somewhere.else']);
-    expect(result).toMatch(/^failed api: POST \/v2\/apps\/authenticate\/token failed \(no response network_error\)/);
+  it('is refused by the browser when its origin is not allowed, and the error says CORS may be why, naming the URL and the page origin', async () => {
+    const { result, stored, appOrigin } = await runApp(() => ['http://somewhere.else']);
+    expect(result).toBe(
+      `failed api: POST /v2/apps/authenticate/token failed (no response network_error): could not reach http://127.0.0.1:${emu!.port}/v2/apps/authenticate/token: the browser refused or could not make the request: the server does not allow this page's origin (${appOrigin}) by CORS, or no server answers there; check the server's allowed origins and \`host\`, \`port\` and \`useSSL\``,
+    );
     expect(stored).toEqual([]);
   });
 });

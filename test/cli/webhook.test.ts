@@ -1,14 +1,18 @@
 /**
  * `clanstream webhook channel|clan …` run from source in a child process
  * against an emulator in this process: message ids printed, exit codes, and
- * the token absent from every output.
+ * the token absent from every output; and against a hostile server whose
+ * answers carry terminal escapes and the token in encoded forms.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_WORLD, startEmulator, type BotCredentials, type Emulator, type EmulatorWebhook } from '../../src/emulator/index.js';
 import { main } from '../../src/cli/main.js';
 import { deadPort } from '../client/support.js';
+import { LeakScanner } from '../security/leak-scan.js';
 
 const root = resolve(__dirname, '../..');
 
@@ -140,7 +144,8 @@ describe('clanstream webhook (CLI) usage errors', () => {
     ['an unknown option', ['webhook', 'channel', 'URL', '--text', 'x', '--loud'], 'loud'],
   ];
 
-  it.concurrent.each(usage)('exits 2 with a usage hint for %s, sending nothing and printing no token', async (_name, args, expected) => {
+  // Ten CLI processes start at once, each compiling the sources with tsx: on a loaded machine one takes tens of seconds.
+  it.concurrent.each(usage)('exits 2 with a usage hint for %s, sending nothing and printing no token', { timeout: 180_000 }, async (_name, args, expected) => {
     const resolved = args.map((a) => (a === 'URL' ? channelHook.url : a === 'CLAN_URL' ? clanHook.url : a));
     const run = await cli(resolved);
     expect(run.code).toBe(2);
@@ -201,9 +206,83 @@ describe('clanstream webhook create|list (the emulator test API)', () => {
 
   it('answers the test API on loopback only', async () => {
     const { testApiRoutes } = await import('../../src/emulator/http/routes/test-api.js');
-    const list = testApiRoutes.find((r) => r.method === 'GET')!;
-    const ctx = (remoteAddress: string) => ({ remoteAddress, services: { publicUrl: () => emu.url, platform: { world: { webhooks: new Map() } } } }) as never;
-    expect(list.handler(ctx('::ffff:127.0.0.1'))).toEqual({ webhooks: [] });
-    expect(() => list.handler(ctx('10.1.2.3'))).toThrow('the test API answers requests from this machine only');
+    const { localAccessRefusal } = await import('../../src/emulator/http/local-access.js');
+    // Every route of the test API goes through the server's local-access check (test/emulator/local-access.test.ts drives it over HTTP).
+    expect(testApiRoutes.map((r) => [r.method, r.local])).toEqual([['GET', true], ['POST', true]]);
+    const from = (remoteAddress: string) => ({ socket: { remoteAddress }, headers: { host: `127.0.0.1:${emu.port}` }, method: 'GET' }) as never;
+    const policy = { allowRemote: false, knownOrigins: () => [] };
+    expect(localAccessRefusal(from('::ffff:127.0.0.1'), policy)).toBeUndefined();
+    expect(localAccessRefusal(from('10.1.2.3'), policy)).toMatchObject({ status: 403, reason: 'remote', message: 'this route answers clients on this machine only' });
+  });
+});
+
+describe('clanstream webhook (CLI) against a hostile server', () => {
+  const token = 'hostile-test-webhook-token-0123';
+  let server: Server;
+  let base: string;
+  let answer: { status: number; body: unknown };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** Runs the command line in this process, as bin.ts does, collecting what it prints. */
+  async function run(argv: string[]): Promise<{ code: number; printed: string }> {
+    const lines: string[] = [];
+    const code = await main(argv, (line) => lines.push(line), (line) => lines.push(line));
+    return { code, printed: lines.join('\n') };
+  }
+
+  /** ESC, BEL, CR, the C1 CSI and DEL: every control character but newline and tab. */
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+  const ESCAPES = '\u001b]0;owned\u0007\u001b[2J\u001b[H\r\u009b31m\u007f\u0000';
+
+  it('prints a refusal with its terminal escapes neutralised and the token gone in every encoding', async () => {
+    const utf8 = Buffer.from(token);
+    answer = {
+      status: 400,
+      body: { code: 'bad_request', message: `${ESCAPES}bad token ${token} ${utf8.toString('base64')} ${utf8.toString('base64url')} ${utf8.toString('hex')} ${utf8.toString('hex').toUpperCase()} ${Buffer.from(`{"t":"${token}"}`).toString('base64')}` },
+    };
+    const { code, printed } = await run(['webhook', 'channel', `${base}/webhooks/42/${token}`, '--text', 'x', '--retries', '0']);
+    expect(code).toBe(1);
+    expect(printed).not.toMatch(CONTROL);
+    expect(printed).toContain('\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0d\\x9b31m\\x7f\\x00bad token [redacted]');
+    const scanner = new LeakScanner();
+    scanner.secret('webhook token', token);
+    scanner.text('cli output', printed);
+    scanner.expectNoLeaks();
+    expect(printed).not.toContain(Buffer.from(token).toString('base64').slice(4, 20));
+  });
+
+  it('prints a message id a server chose with its terminal escapes neutralised and the token gone', async () => {
+    answer = { status: 200, body: { message_id: `${ESCAPES}id-${Buffer.from(token).toString('hex')}`, channel_id: '42' } };
+    const { code, printed } = await run(['webhook', 'channel', `${base}/webhooks/42/${token}`, '--text', 'x', '--retries', '0']);
+    expect(code).toBe(0);
+    expect(printed).toBe('\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0d\\x9b31m\\x7f\\x00id-[redacted]');
+  });
+
+  it('prints webhook names from an emulator with their terminal escapes neutralised (list and create)', async () => {
+    const emu = await startEmulator({ seed: DEFAULT_WORLD });
+    try {
+      emu.createChannelWebhook(emu.clans()[0]!.welcome_channel_id, { name: `${ESCAPES}Named` });
+      const listed = await run(['webhook', 'list', emu.url]);
+      expect(listed.code).toBe(0);
+      expect(listed.printed).not.toMatch(CONTROL);
+      expect(listed.printed).toContain('\\x1b]0;owned\\x07');
+      const refused = await run(['webhook', 'create', emu.url, '--channel', `${ESCAPES}nowhere`]);
+      expect(refused.code).toBe(1);
+      expect(refused.printed).not.toMatch(CONTROL);
+    } finally {
+      await emu.close();
+    }
   });
 });

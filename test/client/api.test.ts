@@ -259,7 +259,8 @@ describe('timeouts', () => {
     w.emu.pause();
     const error = await failure(client.api.addQuickMenuAccess(w.general, { menu_name: 'help' }));
     expect(error).toMatchObject({ status: 0, code: 'timeout', route: 'POST /v2/channels/{channelId}/quickmenu' });
-    expect(error.message).toMatch(/no response within 200 ms/);
+    // The message names the address that did not answer and the setting that bounds the wait.
+    expect(error.message).toMatch(new RegExp(`no answer from http://127\\.0\\.0\\.1:${w.emu.port}/v2/channels/${w.general}/quickmenu within 200 ms \\(the \`timeout\` setting\\)$`));
     // A POST that is not idempotent is not retried after a timeout either: one attempt.
     expect(counter.calls() - before).toBe(1);
 

@@ -7,8 +7,9 @@
  * holds a bounded number of things. HOSTILE_RUNS raises the number of runs.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient, type LifecycleEvent } from '../../src/index.js';
+import { trackUnhandledRejections } from '../helpers/property.js';
 import { LeakScanner, recordingLogger } from '../security/leak-scan.js';
 import { HOSTILE_BOT, HostilePlatform, type ClientFrame, type FakeSocket } from '../support/hostile-platform.js';
 import { sleep } from './support.js';
@@ -59,20 +60,13 @@ const scenario = fc.record({
   sends: fc.integer({ min: 0, max: 4 }),
 });
 
-let unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeAll(() => {
-  process.on('unhandledRejection', onUnhandled);
-});
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = trackUnhandledRejections();
 
 describe('a client driven by random hostile frames', () => {
   it('throws nothing, leaves nothing unhandled, settles everything, leaks no secret and stays bounded', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ steps, acks, sends }) => {
-        unhandled = [];
+        unhandled.reset();
         let sessionToken = '';
         const fill = (text: string) => text.split(KEY).join(HOSTILE_BOT.token).split(TOKEN).join(sessionToken);
         const play = async (socket: FakeSocket, from: number): Promise<void> => {
@@ -167,7 +161,7 @@ describe('a client driven by random hostile frames', () => {
           scanner.value('client', client);
           scanner.expectNoLeaks();
           await sleep(0);
-          expect(unhandled).toEqual([]);
+          expect(unhandled.seen).toEqual([]);
         } finally {
           client.destroy();
           await platform.close();

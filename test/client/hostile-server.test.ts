@@ -119,9 +119,10 @@ describe('waits the server asks for', () => {
   });
 
   it.each([
-    ['0', 0, /is below 10 ms; waiting 10 ms instead/],
-    ['1e-9', 1e-9, /is below 10 ms/],
-    ['negative', -1, /is below 10 ms/],
+    ['0', 0, /is below 1000 ms; waiting 1000 ms instead/],
+    ['1e-9', 1e-9, /is below 1000 ms/],
+    ['negative', -1, /is below 1000 ms/],
+    ['999', 999, /of 999 ms is below 1000 ms/],
     ['1e12', 1e12, /is above 3600000 ms; waiting 3600000 ms at most/],
     ['a string', 'fast', /is not a number \(got "fast"\); waiting 15000 ms instead/],
     ['null', null, /is not a number \(got null\); waiting 15000 ms instead/],
@@ -164,7 +165,7 @@ describe('handshake frames sent again', () => {
           return true;
         },
       },
-      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one' }] } } : undefined),
+      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one', welcome_channel_id: 'C1', creator_id: 'U1' }] } } : undefined),
     });
     const { client, errors } = clientOf(p);
     await client.login();
@@ -182,7 +183,7 @@ describe('handshake frames sent again', () => {
 describe('pagination that does not end', () => {
   it('a cursor given twice ends login with a ProtocolError after two pages', async () => {
     const p = await platform({
-      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one' }], cursor: 'again' } } : undefined),
+      rest: (request) => (request.path === '/v2/clans' ? { status: 200, body: { clans: [{ clan_id: 'K1', clan_name: 'one', welcome_channel_id: 'C1', creator_id: 'U1' }], cursor: 'again' } } : undefined),
     });
     const { client } = clientOf(p);
     const error = await rejection(client.login());
@@ -210,7 +211,7 @@ describe('pagination that does not end', () => {
     let page = 0;
     const answer = (): RestAnswer => {
       page += 1;
-      return { status: 200, body: { clans: Array.from({ length: perPage }, (_, i) => ({ clan_id: `K${page}-${i}`, clan_name: 'x' })), cursor: `c${page}` } };
+      return { status: 200, body: { clans: Array.from({ length: perPage }, (_, i) => ({ clan_id: `K${page}-${i}`, clan_name: 'x', welcome_channel_id: 'C1', creator_id: 'U1' })), cursor: `c${page}` } };
     };
     const p = await platform({ rest: (request) => (request.path === '/v2/clans' ? answer() : undefined) });
     const { client } = clientOf(p);
@@ -225,7 +226,8 @@ describe('pagination that does not end', () => {
     const { client } = clientOf(p);
     const error = await rejection(client.login());
     expect(error).toBeInstanceOf(ProtocolError);
-    expect((error as Error).message).toBe('a page of the DM channels has no item list');
+    // The answer's check names the route and the field before the listing ever sees the page.
+    expect((error as Error).message).toBe("GET /v2/dm: the answer's channels is a string, not a list");
   });
 });
 
@@ -278,6 +280,47 @@ describe('secrets the server echoes', () => {
     expect(errors.length).toBeGreaterThan(0);
     expect(lifecycle.find((e) => e.type === 'disconnected')).toMatchObject({ code: 4000, reason: 'bye [redacted]' });
     expect(logger.count()).toBeGreaterThan(0);
+    scanner.expectNoLeaks();
+  });
+});
+
+describe('a prover that echoes the session JWT', () => {
+  it('never hands it to the caller: sendToken’s error, its cause (message, fields, chain) and getZkProofs’ rejection are redacted', async () => {
+    const scanner = new LeakScanner();
+    scanner.apiKey('API key', HOSTILE_BOT.token);
+    const p = await platform({
+      rest: (request) => {
+        if (request.path !== '/zk/prove') return undefined;
+        const sent = (request.body as { jwt?: unknown }).jwt;
+        const jwt = typeof sent === 'string' ? sent : '';
+        const signature = jwt.split('.')[2] ?? '';
+        // Every form a confused prover might quote it in: raw after an escape, the signature alone, base64, and a field.
+        return {
+          status: 400,
+          body: {
+            code: 'bad_request',
+            message: `refused Bearer%20${jwt} (signature ${signature}; base64 ${Buffer.from(jwt).toString('base64')})`,
+            fields: { jwt: `Bearer%20${jwt}`, [signature]: 'unknown signature' },
+          },
+        };
+      },
+    });
+    const logger = recordingLogger(scanner, 'client');
+    const { client } = clientOf(p, { logger });
+    await client.login();
+    const session = client.sessionManager.getSession();
+    scanner.secret('session token', session?.token);
+    scanner.secret('refresh token', session?.refresh_token);
+
+    const transfer = await client.sendToken({ receiver_id: '1840000000000000002', amount: 1 });
+    expect(transfer.ok).toBe(false);
+    expect(transfer.cause).toMatchObject({ kind: 'api', status: 400, route: 'POST {zkApiUrl}/prove' });
+    expect(transfer.error).toContain('[redacted]');
+    scanner.value('sendToken result', transfer);
+    scanner.value('sendToken cause', transfer.cause);
+    scanner.value('getZkProofs rejection', await rejection(client.getZkProofs({ user_id: HOSTILE_BOT.botId, jwt: session?.token ?? '', address: 'a', ephemeral_public_key: 'b' })));
+    scanner.value('wallet status', client.wallet.status);
+    expect(p.requestsTo('POST', '/zk/prove').length).toBeGreaterThanOrEqual(3);
     scanner.expectNoLeaks();
   });
 });

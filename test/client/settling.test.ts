@@ -113,8 +113,12 @@ describe('every promise settles', () => {
   it('before login: nothing throws synchronously, nothing hangs, and what needs a login rejects with ClosedError', async () => {
     const w = await t.world();
     const client = t.client(w, SHORT);
+    // Before login() the status says so, and so does every operation that needs a login.
+    expect(client.status).toBe('not_logged_in');
     const results = await outcomes(operations(client, w, { message: undefined }));
     expect(settledOnly(results)).toEqual([]);
+    await expect(client.channels.fetch(w.general)).rejects.toThrow(/call login\(\) first/);
+    await expect(client.sendToken({ receiver_id: w.alice.id, amount: 1 })).resolves.toMatchObject({ ok: false, error: expect.stringContaining('call login() first') });
     for (const name of ['syncNow', 'getListFriends', 'addFriend', 'createDMchannel', 'sendMessage', 'clans.fetch', 'users.fetch']) expect(results[name], name).toBe('rejected: closed');
     // Nothing went over the wire.
     expect(w.emu.wire.requests('/v2/').filter((r) => r.path !== '/v2/apps/authenticate/token')).toEqual([]);

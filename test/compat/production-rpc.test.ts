@@ -28,7 +28,7 @@ describe('the production RPCs over HTTP, and era A’s user-client paths', () =>
   afterAll(() => world?.close());
 
   const rpc = (method: string, body: Uint8Array, headers: Record<string, string> = {}) =>
-    fetch(`${world.emu.url}/mezon.api.Mezon/${method}`, { method: 'POST', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/proto', ...headers }, body });
+    fetch(`${world.emu.url}/mezon.api.Mezon/${method}`, { method: 'POST', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/proto', ...headers }, body: Buffer.from(body) });
   const encode = <S extends DescMessage>(schema: S, init: MessageInitShape<S>) => toBinary(schema, create(schema, init));
 
   it('answers the login asked with Accept: application/x-protobuf with a protobuf Session: ws_url, id_token, session_id', async () => {

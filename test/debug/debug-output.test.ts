@@ -51,7 +51,7 @@ describe('debug output on stderr', () => {
 
 describe('debugTopics', () => {
   it('reads CLANSTREAM_DEBUG, then DEBUG; an explicit setting wins over both', () => {
-    const all = ['gateway', 'ratelimit', 'sync', 'outbox'];
+    const all = ['gateway', 'http', 'ratelimit', 'sync', 'outbox'];
     expect([...debugTopics(undefined, { CLANSTREAM_DEBUG: '1' })]).toEqual(all);
     expect([...debugTopics(undefined, { CLANSTREAM_DEBUG: 'true' })]).toEqual(all);
     expect([...debugTopics(undefined, { CLANSTREAM_DEBUG: 'gateway, clanstream:sync, nonsense' })]).toEqual(['gateway', 'sync']);

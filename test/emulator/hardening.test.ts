@@ -8,6 +8,7 @@
 import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { INPUT_LIMITS } from '../../src/emulator/input.js';
@@ -91,8 +92,40 @@ describe('input too deep, too long or too large', () => {
     const gw = await gatewayOf(w);
     gw.send(`{"cid":"deep","channel_message_send":{"content":${deepArray(10_000)}}}`);
     const error = await gw.next((f) => 'error' in f && (f.error as { message?: string }).message?.includes('nests') === true);
-    expect(error).toEqual({ error: { code: 'bad_request', message: `the frame nests deeper than ${MAX_JSON_DEPTH} levels` } });
+    expect(error).toEqual({ cid: 'deep', error: { code: 'bad_request', message: `the frame nests deeper than ${MAX_JSON_DEPTH} levels` } });
     expect((await gw.request('ping', {})).pong).toEqual({});
+  });
+
+  it('a frame refused before it is parsed (too deep, too large) is answered under its cid whenever the cid can be read', async () => {
+    const w = await world({ maxFrameBytes: 64 * 1024 });
+    const gw = await gatewayOf(w);
+    const cases: Array<[string, string, string | undefined, string]> = [
+      ['deep, cid first', `{"cid":"d1","channel_message_send":{"content":${deepArray(1_000)}}}`, 'd1', 'bad_request'],
+      ['deep, cid last, spaced', `{ "channel_message_send" : {"content":${deepArray(1_000)}} , "cid" : "d2" }`, 'd2', 'bad_request'],
+      ['deep, cid escaped', `{"\u0063id":"d\u0033","channel_message_send":${deepArray(1_000)}}`, 'd3', 'bad_request'],
+      ['too large', `{"cid":"big","channel_message_send":{"content":{"t":"${'x'.repeat(70 * 1024)}"}}}`, 'big', 'payload_too_large'],
+      // Only a cid of the top-level object counts, and only a valid one.
+      ['deep, cid nested only', `{"channel_message_send":{"cid":"inner","content":${deepArray(1_000)}}}`, undefined, 'bad_request'],
+      ['deep, numeric cid', `{"cid":7,"channel_message_send":${deepArray(1_000)}}`, undefined, 'bad_request'],
+      ['deep, overlong cid', `{"cid":"${'k'.repeat(65)}","channel_message_send":${deepArray(1_000)}}`, undefined, 'bad_request'],
+    ];
+    for (const [name, text, cid, code] of cases) {
+      gw.send(text);
+      const reply = await gw.next((f) => 'error' in f);
+      expect([name, reply.cid, (reply.error as { code: string }).code]).toEqual([name, cid, code]);
+    }
+    expect((await gw.request('ping', {})).pong).toEqual({});
+  });
+
+  it('an upgrade whose protocol query is longer than a close reason holds is closed with 4006, not crashed on', async () => {
+    const w = await world();
+    const ws = new WebSocket(`${w.emu.url.replace(/^http/, 'ws')}/ws?protocol=${'é'.repeat(300)}&token=${w.session.token}`);
+    const closed = await new Promise<{ code: number; reason: Buffer }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason })));
+    expect(closed.code).toBe(4006);
+    expect(closed.reason.length).toBeLessThanOrEqual(123);
+    expect(closed.reason.toString()).toMatch(/^protocol é+/);
+    expect(w.emu.wire.frames('connect').at(-1)?.body).toEqual({ protocol: `${'é'.repeat(WIRE_LOG_LIMITS.maxQueryValueChars)}…(+${300 - WIRE_LOG_LIMITS.maxQueryValueChars} chars)` });
+    expect((await http(w.emu.url, 'GET', '/healthz')).status).toBe(200);
   });
 
   it(`an idempotency key over ${INPUT_LIMITS.idempotency_key} characters and a free-form field over ${INPUT_LIMITS.text} are refused, naming them`, async () => {

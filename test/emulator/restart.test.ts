@@ -10,6 +10,7 @@ import { type ChannelMessage, type LifecycleEvent } from '../../src/index.js';
 import { Tracker } from '../client/support.js';
 import { until } from '../helpers/client.js';
 import { api, authenticate, http, RawGateway, opOf } from '../helpers/raw.js';
+import { FAULT_LIMITS } from '../../src/emulator/index.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -29,6 +30,15 @@ function accepts(port: number): Promise<boolean> {
 const ofType = <T extends LifecycleEvent['type']>(events: LifecycleEvent[], type: T) => events.filter((e): e is Extract<LifecycleEvent, { type: T }> => e.type === type);
 
 describe('emu.restart()', () => {
+  it.each([2e9, 1e12, -1, Number.NaN, 1.5])('refuses a downMs of %s (past FAULT_LIMITS.downMs, or not a whole number of ms) and stays up', async (downMs) => {
+    const w = await t.world();
+    await expect(w.emu.restart({ downMs })).rejects.toMatchObject({ status: 400, code: 'bad_request', message: `invalid fault: downMs must be an integer from 0 to ${FAULT_LIMITS.downMs}` });
+    expect(w.emu.restarting).toBe(false);
+    expect(await accepts(w.emu.port)).toBe(true);
+    expect(() => w.emu.failHttp({ status: 429, retryAfterSeconds: 1e12 })).toThrow(`invalid fault: retryAfterSeconds must be an integer from 0 to ${FAULT_LIMITS.retryAfterSeconds}`);
+    expect((await http(w.emu.url, 'GET', '/healthz')).status).toBe(200);
+  });
+
   it('cuts every socket, refuses connections while down, and listens on the same port again', async () => {
     const w = await t.world();
     const session = await authenticate(w.emu.url, { id: w.bot.botId, token: w.bot.token });

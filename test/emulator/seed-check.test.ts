@@ -68,6 +68,34 @@ describe('the world-seed schema', () => {
     ]);
   });
 
+  it('refuses two accounts with one API key, and two webhooks with one token, naming both holders and never the secret', () => {
+    const key = 'shared-api-key-0123456789';
+    const token = 'shared-webhook-token-0123456789';
+    const text = message({
+      bots: [{ username: 'clanbot', token: key }],
+      users: [{ username: 'alice' }, { username: 'mallory', token: key }],
+      clans: [{ name: 'A', webhooks: [{ name: 'CI', token }, { name: 'Copy', token }] }],
+    });
+    expect(text.split('\n').slice(1)).toEqual([
+      '  users[1].token: is the API key of bots[0] ("clanbot") too: "mallory" and bots[0] ("clanbot") would share one key (give each account its own)',
+      '  clans[0].webhooks[1].token: is the token of clans[0].webhooks[0] ("CI") too: two webhooks would share one URL (give each its own)',
+    ]);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(token);
+  });
+
+  it('never repeats a malformed API key or webhook token in its errors', () => {
+    const token = 'not a token: has spaces and is long enough to show';
+    const text = message({ users: [{ username: 'zed', token: 12345678 }, { username: 'ann', token: 'short' }], clans: [{ name: 'A', webhooks: [{ name: 'CI', token }, { name: 'Two', token: ['x'] }] }] });
+    expect(text.split('\n').slice(1)).toEqual([
+      '  users[0].token: must be a string (got an integer, not shown: it is a secret)',
+      '  users[1].token: must have at least 6 characters',
+      `  clans[0].webhooks[0].token: must match ^[A-Za-z0-9_-]{16,128}$ (A fixed webhook token (URL-safe characters; a secret: errors never repeat it; every webhook needs its own).) (got a string of ${token.length} characters, not shown: it is a secret)`,
+      '  clans[0].webhooks[1].token: must be a string (got an array, not shown: it is a secret)',
+    ]);
+    for (const secret of ['12345678', 'short', token.slice(0, 10), 'has spaces']) expect(text).not.toContain(secret);
+  });
+
   it('lists five issues and counts the rest', () => {
     const text = message({ users: Array.from({ length: 7 }, () => ({ username: '' })) });
     expect(text.split('\n')).toHaveLength(7);
@@ -95,6 +123,27 @@ describe('seeding', () => {
     emu.seed({ clans: [{ name: 'Later', owner: 'existing' }] });
     expect(emu.clans().map((c) => c.name)).toEqual(['Later']);
     expect(() => emu!.seed({ users: [{ username: 'existing' }] })).toThrow('users[0].username: "existing" is taken by another account');
+  });
+
+  it('refuses an API key or a webhook token the running world already gives to someone else, creating nothing', async () => {
+    emu = await startEmulator();
+    const alice = emu.createUser({ username: 'alice', token: 'alices-own-api-key' });
+    const hook = emu.createClanWebhook(emu.createClan({ name: 'Z', ownerId: alice.id }).id);
+    const taken = (seed: Parameters<Emulator['seed']>[0]): string => {
+      try {
+        emu!.seed(seed);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('the seed was accepted');
+    };
+    const keyMessage = taken({ users: [{ username: 'mallory', token: 'alices-own-api-key' }] });
+    expect(keyMessage).toContain('users[0].token: is the API key of the existing account "alice" too: "mallory" and the existing account "alice" would share one key');
+    const tokenMessage = taken({ clans: [{ name: 'Y', webhooks: [{ name: 'Copy', token: hook.token }] }] });
+    expect(tokenMessage).toContain('clans[0].webhooks[0].token: is the token of the existing webhook');
+    for (const text of [keyMessage, tokenMessage]) for (const secret of ['alices-own-api-key', hook.token]) expect(text).not.toContain(secret);
+    expect(emu.credentials().map((a) => a.username)).toEqual(['alice']);
+    expect(emu.clans().map((c) => c.name)).toEqual(['Z']);
   });
 
   it('creates the webhooks a seed lists, with stable tokens for one secret', async () => {

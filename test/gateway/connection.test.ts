@@ -25,7 +25,7 @@ async function scriptedServer(framesAfterHandshake: (connection: number, resumed
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const handshakes: Array<{ op: 'start' | 'resume'; seq?: number }> = [];
   server.on('connection', (ws: WebSocket) => {
-    ws.send(JSON.stringify({ hello: { heartbeat_interval_ms: 60_000, protocol: 1 } }));
+    ws.send(JSON.stringify({ hello: { protocol: 1, heartbeat_interval_ms: 60_000, heartbeat_timeout_ms: 180_000, max_frame_bytes: 262_144, server_time_ms: Date.now() } }));
     ws.on('message', (data) => {
       const frame = JSON.parse(rawText(data)) as { cid: string; start?: object; resume?: { seq: number } };
       if (frame.start) {

@@ -4,7 +4,7 @@
  * nothing polluted the built-in prototypes.
  */
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 /** Keys that have hurt JavaScript parsers and mergers before. */
 export const DANGEROUS_KEYS = ['__proto__', 'constructor', 'prototype', 'polluted', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isAdmin'] as const;
@@ -159,4 +159,20 @@ export function expectIssueList(issues: unknown): void {
       throw new Error(`not a ValidationIssue: ${JSON.stringify(issue)}`);
     }
   }
+}
+
+/**
+ * Records the rejections nobody handled while a suite runs (registered in `beforeAll`, removed in
+ * `afterAll`). Call `reset()` at the start of each property run and read `seen` at its end.
+ */
+export function trackUnhandledRejections(): { readonly seen: unknown[]; reset(): void } {
+  const seen: unknown[] = [];
+  const record = (reason: unknown) => seen.push(reason);
+  beforeAll(() => {
+    process.on('unhandledRejection', record);
+  });
+  afterAll(() => {
+    process.off('unhandledRejection', record);
+  });
+  return { seen, reset: () => void seen.splice(0) };
 }

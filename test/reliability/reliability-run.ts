@@ -28,8 +28,11 @@ import { UserDriver } from './user-driver.js';
 /** Faults: every kind, about four a second, none lasting more than 600 ms. */
 const FAULTS = { meanGapMs: 250, maxFaultMs: 600, startMs: 100 } as const;
 
-/** Emulator timing: pings every 100 ms; a socket silent for 500 ms is closed (4009). */
-const EMULATOR = { heartbeatIntervalMs: 100, heartbeatTimeoutMs: 500, handshakeTimeoutMs: 3000 } as const;
+/**
+ * Emulator timing: pings every second (the shortest interval a client honours); a socket silent for 1.5 s is
+ * closed (4009), which a stall over a ping's time can cause.
+ */
+const EMULATOR = { heartbeatIntervalMs: 1000, heartbeatTimeoutMs: 1500, handshakeTimeoutMs: 3000 } as const;
 
 /**
  * Server conditions drawn from the seed, each about every other run: tokens

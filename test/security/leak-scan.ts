@@ -31,7 +31,7 @@ export class LeakScanner {
   private readonly forms: SecretForm[] = [];
   private readonly texts: Array<{ where: string; text: string }> = [];
 
-  /** Registers a secret under a name, with its usual encodings (raw, URL-encoded, base64, base64url). */
+  /** Registers a secret under a name, with its usual encodings (raw, URL-encoded, base64, base64url, hex). */
   secret(name: string, value: string | undefined): void {
     if (value === undefined || value === '') return;
     const utf8 = new TextEncoder().encode(value);
@@ -39,6 +39,7 @@ export class LeakScanner {
     this.addForm(name, 'encodeURIComponent', encodeURIComponent(value));
     this.addForm(name, 'base64', base64.encode(utf8));
     this.addForm(name, 'base64url', Buffer.from(value, 'utf8').toString('base64url'));
+    this.addForm(name, 'hex', hex.encode(utf8));
     // Forms shorter than the whole secret would match ordinary text only by chance if they were short.
     if (/^[\w-]+\.[\w-]+\.[\w-]{20,}$/.test(value)) this.addForm(name, 'JWT signature', value.split('.')[2]!);
   }

@@ -66,6 +66,41 @@ describe('errors never carry a token a server quoted', () => {
     expect(redactor.holdsSecret('an ordinary reason')).toBe(false);
   });
 
+  it('SecretRedactor removes a secret echoed in base64, base64url or hex, alone or inside a longer encoded text', () => {
+    const redactor = new SecretRedactor();
+    const token = 'wh_tok-3f9a~K/+zZ?x';
+    redactor.add(token);
+    const utf8 = Buffer.from(token);
+    const standalone = [utf8.toString('base64'), utf8.toString('base64').replace(/=+$/, ''), utf8.toString('base64url'), utf8.toString('hex'), utf8.toString('hex').toUpperCase(), Buffer.from(`${token}:`).toString('base64')];
+    for (const form of standalone) {
+      const text = `the server says: ${form} is unknown`;
+      expect([form, redactor.holdsSecret(text)]).toEqual([form, true]);
+      expect(redactor.redact(text)).toMatch(/^the server says: \[redacted\]=*(\S{0,2}) is unknown$/);
+    }
+    // Inside a longer encoded text (a JSON body in base64, a header), starting at each byte of a 3-byte group.
+    for (const before of ['', 'a', 'ab', '{"token":"', 'x-webhook: ']) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(`${before}${token}", "more": 1}`).toString(encoding);
+        const redacted = redactor.redact(`echo ${encoded}`);
+        expect([before, encoding, redacted.includes(REDACTED)]).toEqual([before, encoding, true]);
+        // What is left cannot be decoded back to the token.
+        expect(Buffer.from(redacted.slice(5).replace(REDACTED, ''), encoding).toString()).not.toContain(token.slice(2, -2));
+      }
+    }
+    // Ordinary text and other secrets' encodings are left alone.
+    expect(redactor.redact('an ordinary reason with c2VjcmV0 and 736563726574')).toBe('an ordinary reason with c2VjcmV0 and 736563726574');
+  });
+
+  it('SecretRedactor with minLength 1 removes a short secret everywhere, raw only (its encodings would be too short to tell)', () => {
+    const redactor = new SecretRedactor({ minLength: 1 });
+    redactor.add('ab1');
+    expect(redactor.redact('x ab1 y')).toBe(`x ${REDACTED} y`);
+    expect(redactor.redact(`x ${Buffer.from('ab1').toString('hex')} y`)).toBe('x 616231 y');
+    const standard = new SecretRedactor();
+    standard.add('ab1');
+    expect(standard.redact('x ab1 y')).toBe('x ab1 y');
+  });
+
   it('SecretRedactor.redactError scrubs a reported error in place: message, stack, string fields and fields records', () => {
     const redactor = new SecretRedactor();
     redactor.add(API_KEY);

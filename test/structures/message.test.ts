@@ -6,8 +6,7 @@
  * reply to a typing notice.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayError, TypeMessage, ValidationError, type ChannelMessage, type MessageTypingEvent } from '../../src/index.js';
-import { MessageStructure } from '../../src/structures/message.js';
+import { GatewayError, Message, TypeMessage, ValidationError, type ChannelMessage, type MessageTypingEvent } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { cachedChannel, cachedMessage, lastStored, loggedIn, rejection, Tracker, type World } from './support.js';
 
@@ -26,7 +25,7 @@ describe('properties', () => {
     const client = await loggedIn(t, w);
     const m = await question(w, client);
     const stored = lastStored(w, w.general);
-    expect(m).toBeInstanceOf(MessageStructure);
+    expect(m).toBeInstanceOf(Message);
     expect(m).toMatchObject({
       id: stored.message_id,
       message_id: stored.message_id,

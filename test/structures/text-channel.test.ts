@@ -7,8 +7,7 @@
  * the promise resolved.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChannelType, TypeMessage, ValidationError, type ApiMessageAttachment, type ChannelMessageContent } from '../../src/index.js';
-import { MessageStructure } from '../../src/structures/message.js';
+import { ChannelType, Message, TypeMessage, ValidationError, type ApiMessageAttachment, type ChannelMessageContent } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { cachedChannel, lastStored, loggedIn, rejection, requests, Tracker } from './support.js';
 
@@ -40,7 +39,7 @@ describe('send', () => {
     const channel = cachedChannel(client, w.general);
     const sent = await channel.send({ t: 'hi bob, see this' }, [{ user_id: w.bob.id, s: 3, e: 6 }], [PICTURE], true, false, 'topic-1');
 
-    expect(sent).toBeInstanceOf(MessageStructure);
+    expect(sent).toBeInstanceOf(Message);
     const stored = lastStored(w, w.general);
     expect(sent.message_id).toBe(stored.message_id);
     expect(sent.id).toBe(stored.message_id);

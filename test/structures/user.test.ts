@@ -5,8 +5,7 @@
  * and listTransactionDetail. Checked by what the emulator stored.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, ChannelType, TypeMessage, ValidationError } from '../../src/index.js';
-import { MessageStructure } from '../../src/structures/message.js';
+import { ApiError, ChannelType, Message, TypeMessage, ValidationError } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { lastStored, loggedIn, rejection, requests, Tracker, type World } from './support.js';
 
@@ -35,7 +34,7 @@ describe('sendDM', () => {
     expect(w.emu.channels('0')).toEqual([]);
 
     const first = await alice.sendDM('hello alice');
-    expect(first).toBeInstanceOf(MessageStructure);
+    expect(first).toBeInstanceOf(Message);
     const dms = w.emu.channels('0');
     expect(dms).toHaveLength(1);
     const dm = dms[0]!;

@@ -506,7 +506,7 @@ describe('the library client through the proxy', () => {
   });
 
   it('notices a stalled connection with its heartbeat and resumes once the stall ends', async () => {
-    const w = await proxied({ heartbeatIntervalMs: 100 });
+    const w = await proxied({ heartbeatIntervalMs: 1000 });
     const { client, received, lifecycle } = await t.connected(w, { ...through(w), heartbeatTimeoutMs: 300 });
     w.proxy.stall(true);
     const during = w.emu.as(w.alice.id).send(w.general, 'during the stall');

@@ -228,7 +228,7 @@ describe('availability', () => {
     const { wallet } = await open(emu, bob, { userId: () => undefined });
     const result = await wallet.sendToken({ receiver_id: bob.id, amount: 1 });
     expect(result.ok).toBe(false);
-    expect(result.error).toMatch(/log in first/);
+    expect(result.error).toMatch(/call login\(\) first/);
     expect((await wallet.prepare()).state).toBe('failed');
   });
 });

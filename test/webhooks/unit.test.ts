@@ -154,7 +154,7 @@ describe('webhook requests (injected fetch)', () => {
     expect(everythingSaid(error)).not.toContain(TOKEN);
   });
 
-  it('reports an unreachable server as a network ApiError without the URL', async () => {
+  it('reports an unreachable server as a network ApiError naming the URL without the token', async () => {
     const { fetcher } = scripted(async () => {
       throw new TypeError(`fetch failed for ${CLAN_URL}/alice`);
     });
@@ -162,6 +162,9 @@ describe('webhook requests (injected fetch)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('network_error');
     expect((error as ApiError).route).toBe(CLAN_WEBHOOK_ROUTE);
+    const shown = `${CLAN_URL}/alice`.replace(TOKEN, '[redacted]');
+    expect((error as ApiError).url).toBe(shown);
+    expect((error as ApiError).message).toContain(`could not reach ${shown}: `);
     expect(everythingSaid(error)).not.toContain(TOKEN);
   });
 

@@ -1,5 +1,5 @@
 import { InputReader } from '../input.js';
-import { localOnly, TEST_API_PREFIX } from '../http/routes/test-api.js';
+import { TEST_API_PREFIX } from '../http/routes/test-api.js';
 import { route, type Route } from '../http/router.js';
 import type { ProductionSocketServer } from './socket-server.js';
 
@@ -13,11 +13,12 @@ import type { ProductionSocketServer } from './socket-server.js';
  * only, from this machine only.
  */
 export function sessionRefreshRoute(sockets: Pick<ProductionSocketServer, 'refreshSessions'>): Route {
-  return route(
+  // The test API is `local`: for programs on this machine only (../http/local-access.ts).
+  return {
+    ...route(
     'POST',
     `${TEST_API_PREFIX}/sessions/refresh`,
     (ctx) => {
-      localOnly(ctx);
       const input = new InputReader(ctx.body ?? {}, 'the body');
       const user = input.optionalString('user');
       input.done('session refresh');
@@ -25,5 +26,7 @@ export function sessionRefreshRoute(sockets: Pick<ProductionSocketServer, 'refre
       return { told: sockets.refreshSessions(user) };
     },
     'none',
-  );
+    ),
+    local: true,
+  };
 }

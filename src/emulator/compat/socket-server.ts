@@ -11,7 +11,8 @@ import type { GatewayServer } from '../gateway/server.js';
 import type { HttpServices, RequestContext } from '../http/router.js';
 import { sessionBody } from '../http/routes/auth.js';
 import type { TokenClaims } from '../tokens.js';
-import { maskSecrets, type WireLog } from '../wire-log.js';
+import { MAX_CID_LENGTH } from '../gateway/frame-cid.js';
+import { clipQueryValue, maskSecrets, type WireLog } from '../wire-log.js';
 import { answerApiRequest, MAX_RAW_CID, type ApiRequest } from './api-requests.js';
 import { COMPAT_DEFAULTS } from './defaults.js';
 import { ERROR_CODE, ProductionSocket, type Cid, type Refusal } from './production-socket.js';
@@ -31,9 +32,6 @@ export interface ProductionSocketDeps {
   /** The RPCs era C's sockets carry as `api_request_event`. */
   readonly rpcs: RpcHandlers;
 }
-
-/** A text cid longer than this is refused without being echoed (the emulator's own gateway bound). */
-export const MAX_TEXT_CID_LENGTH = 64;
 
 /** A decoded Envelope of any dialect. */
 interface DecodedEnvelope extends Message {
@@ -80,9 +78,11 @@ export class ProductionSocketServer implements SessionRefreshes {
     const url = new URL(req.url ?? '/', 'http://emulator');
     if (url.pathname !== COMPAT_DEFAULTS.socketPath || !url.searchParams.has('format')) return false;
     if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
-    const format = url.searchParams.get('format');
-    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { format, lang: url.searchParams.get('lang'), status: url.searchParams.get('status'), platform: url.searchParams.get('platform') } });
-    if (format !== COMPAT_DEFAULTS.format) {
+    // Logged before anyone is authenticated: every query value is cut, and so is what the refusal repeats.
+    const query = (key: string) => clipQueryValue(url.searchParams.get(key));
+    const format = query('format');
+    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { format, lang: query('lang'), status: query('status'), platform: query('platform') } });
+    if (url.searchParams.get('format') !== COMPAT_DEFAULTS.format) {
       refuseUpgrade(socket, 400, `format ${format ?? ''} is not served; use format=${COMPAT_DEFAULTS.format}`);
       return true;
     }
@@ -151,9 +151,9 @@ export class ProductionSocketServer implements SessionRefreshes {
     const record = (body: unknown, cid?: Cid) =>
       this.deps.wire.record({ transport: 'ws', userId: conn.userId, op: name, protocol: verdict.label, ...(cid !== undefined && cid !== '' && cid !== 0 ? { cid: String(cid) } : {}), body }, data.length);
     // A cid is echoed in the answer: a longer one than the gateway takes is refused without being repeated.
-    if (typeof envelope.cid === 'string' && envelope.cid.length > MAX_TEXT_CID_LENGTH) {
+    if (typeof envelope.cid === 'string' && envelope.cid.length > MAX_CID_LENGTH) {
       record({ cid_chars: envelope.cid.length });
-      return socket.refuse({ code: ERROR_CODE.badInput, message: `the cid has ${envelope.cid.length} characters; the limit is ${MAX_TEXT_CID_LENGTH}` }, undefined, dialect);
+      return socket.refuse({ code: ERROR_CODE.badInput, message: `the cid has ${envelope.cid.length} characters; the limit is ${MAX_CID_LENGTH}` }, undefined, dialect);
     }
     const { cid } = envelope;
     if (envelope.message.case === 'apiRequestEvent') return this.onApiRequest(socket, envelope.message.value as ApiRequest, cid, dialect, record);

@@ -1,7 +1,7 @@
 import { EmulatorError } from '../errors.js';
 import { InputReader } from '../input.js';
 import type { ConsoleAction, ConsoleFault, FormValue } from './contract.js';
-import { CONSOLE_DEFAULTS } from './defaults.js';
+import { checkFaultDuration } from '../fault-limits.js';
 import type { ConsolePort } from './port.js';
 
 /** Reads and checks a POST /console/api/act body. */
@@ -98,7 +98,10 @@ export function readFault(body: unknown): ConsoleFault {
   })();
   reader.done('fault');
   if (!fault) throw EmulatorError.badRequest(`unknown fault kind "${kind}"`, { kind: 'must be drop, close, restart, delay, rate-limit, fail-http, clear-http, expire-tokens or service' });
-  if (fault.kind === 'delay' && !(fault.ms > 0 && fault.ms <= CONSOLE_DEFAULTS.maxDelayMs)) throw EmulatorError.badRequest(`invalid fault: ms must be from 1 to ${CONSOLE_DEFAULTS.maxDelayMs}`, { ms: 'out of range' });
+  // Every duration through one bounded check (../fault-limits.ts).
+  if (fault.kind === 'delay') checkFaultDuration('delayMs', fault.ms, { field: 'ms', min: 1 });
+  if (fault.kind === 'restart' && fault.downMs !== undefined) checkFaultDuration('downMs', fault.downMs);
+  if (fault.kind === 'rate-limit' && fault.retryAfterSeconds !== undefined) checkFaultDuration('retryAfterSeconds', fault.retryAfterSeconds);
   if (fault.kind === 'fail-http' && !(fault.status >= 400 && fault.status <= 599)) throw EmulatorError.badRequest('invalid fault: status must be from 400 to 599', { status: 'out of range' });
   if (fault.kind === 'close' && !(fault.code >= 1000 && fault.code <= 4999)) throw EmulatorError.badRequest('invalid fault: code must be a close code from 1000 to 4999', { code: 'out of range' });
   if ((fault.kind === 'rate-limit' || fault.kind === 'fail-http') && fault.count !== undefined && fault.count < 1) throw EmulatorError.badRequest('invalid fault: count must be at least 1', { count: 'out of range' });

@@ -6,6 +6,4 @@ export const CONSOLE_DEFAULTS = {
   wirePageSize: 500,
   /** Largest JSON body the console's API reads. */
   maxBodyBytes: 64 * 1024,
-  /** Longest `delay` fault, so a slip of the keyboard cannot freeze the emulator for hours. */
-  maxDelayMs: 60_000,
 } as const;

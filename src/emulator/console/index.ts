@@ -16,14 +16,18 @@
  *
  * Every one of them answers clients on this machine only (403 otherwise),
  * unless `allowRemote` is set: `/console/accounts` hands out every API key,
- * and the API acts as any user and breaks things on purpose.
+ * and the API acts as any user and breaks things on purpose. And only
+ * requests addressed to this machine, from the console's own page: a
+ * foreign `Host` (DNS rebinding), a foreign `Origin` or `Sec-Fetch-Site`
+ * (another page in the same browser) is 403, and a body that is not JSON is
+ * 415 (see ../http/local-access.ts). The console never sends CORS headers.
  */
 import { ConsoleApi } from './api.js';
 import { browserAsset, type BrowserAssetName } from './assets.js';
 import { CONSOLE_DEFAULTS } from './defaults.js';
 import { CONSOLE_HTML } from './page.js';
 import type { ConsolePort } from './port.js';
-import { consoleAllows, REMOTE_REFUSAL } from './remote-access.js';
+import { consoleRefusal } from './remote-access.js';
 import type { StaticPages } from './static-pages.js';
 import { WireFeed } from './wire-feed.js';
 
@@ -41,6 +45,8 @@ export interface WebConsoleOptions {
   allowRemote?: boolean;
   /** Receives a line when something fails inside the console's backend (never secrets). */
   log?: (line: string) => void;
+  /** Origins the console is reached at besides the emulator's own address (its public URL). */
+  knownOrigins?: () => readonly string[];
 }
 
 const JS = 'text/javascript; charset=utf-8';
@@ -54,13 +60,15 @@ export function mountWebConsole(pages: StaticPages, port: ConsolePort, options: 
   const log = options.log ?? (() => {});
   const feed = new WireFeed(port, CONSOLE_DEFAULTS.wireFeedSize);
   const api = new ConsoleApi({ port, feed, log });
+  const policy = { allowRemote: options.allowRemote ?? false, knownOrigins: options.knownOrigins ?? (() => []) };
   pages
     .use((req, res) => {
       const path = new URL(req.url ?? '/', 'http://emulator').pathname;
       if (!isConsolePath(path)) return false;
-      if (!consoleAllows(req, options.allowRemote ?? false)) {
-        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(REMOTE_REFUSAL);
+      const refusal = consoleRefusal(req, policy);
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(refusal.message);
         return true;
       }
       feed.start();

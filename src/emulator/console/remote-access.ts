@@ -1,34 +1,30 @@
 /**
  * Who may use the console. It hands out every account's API key and lets the
  * caller act as anyone and break the emulator on purpose, so it answers
- * clients on this machine only, unless `allowRemoteConsole` says otherwise.
+ * clients on this machine only, unless `allowRemoteConsole` says otherwise,
+ * and only requests addressed to this machine from its own page
+ * (../http/local-access.ts, the check the test API goes through too).
  */
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { localAccessRefusal, type LocalAccessPolicy, type LocalAccessRefusal } from '../http/local-access.js';
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+export { isLoopbackAddress, isLoopbackHost } from '../http/local-access.js';
 
-/** True for 127.0.0.0/8 and ::1, in any spelling (IPv4-mapped IPv6 included). */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  const family = address ? isIP(address) : 0;
-  return family !== 0 && LOOPBACK.check(address!, family === 6 ? 'ipv6' : 'ipv4');
-}
-
-/** True when binding `host` exposes the emulator only to this machine (`localhost`, 127.x, ::1). */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || isLoopbackAddress(host.replace(/^\[|\]$/g, ''));
-}
-
-/** Whether a request may use the console: from this machine, or from anywhere when allowed. */
-export function consoleAllows(req: Pick<IncomingMessage, 'socket'>, allowRemote: boolean): boolean {
-  return allowRemote || isLoopbackAddress(req.socket.remoteAddress);
-}
-
-/** What a refused client reads (no secret in it). */
+/** What a client on another machine reads (no secret in it). */
 export const REMOTE_REFUSAL =
   'the emulator console answers clients on this machine only; start the emulator with --allow-remote-console (allowRemoteConsole: true) to serve it to others\n';
+
+/** Why a request may not use the console, or undefined when it may: the text it is answered with (403 or 415). */
+export function consoleRefusal(req: Pick<IncomingMessage, 'headers' | 'method' | 'socket'>, policy: LocalAccessPolicy): LocalAccessRefusal | undefined {
+  const refusal = localAccessRefusal(req, policy);
+  if (refusal?.reason === 'remote') return { ...refusal, message: REMOTE_REFUSAL };
+  return refusal && { ...refusal, message: `the emulator console refused the request: ${refusal.message}\n` };
+}
+
+/** Whether a request may use the console: see {@link consoleRefusal}. */
+export function consoleAllows(req: Pick<IncomingMessage, 'headers' | 'method' | 'socket'>, allowRemote: boolean, knownOrigins: () => readonly string[] = () => []): boolean {
+  return consoleRefusal(req, { allowRemote, knownOrigins }) === undefined;
+}
 
 /** The warning printed when the emulator listens on more than loopback. */
 export function exposureWarning(host: string, allowRemoteConsole: boolean): string {

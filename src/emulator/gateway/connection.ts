@@ -66,7 +66,7 @@ export class Connection implements FrameSink {
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.ws.close(code, reason.slice(0, 120));
+    this.ws.close(code, closeReason(reason));
   }
 
   /** Cuts the socket without a close frame, as a network failure would. */
@@ -74,4 +74,20 @@ export class Connection implements FrameSink {
     this.closed = true;
     this.ws.terminate();
   }
+}
+
+/** Bytes a WebSocket close reason may hold; `ws` throws on a longer one. */
+const MAX_CLOSE_REASON_BYTES = 123;
+
+/** A close reason cut to what a close frame holds (123 bytes of UTF-8), never inside a character. */
+export function closeReason(text: string): string {
+  if (Buffer.byteLength(text) <= MAX_CLOSE_REASON_BYTES) return text;
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > MAX_CLOSE_REASON_BYTES) break;
+    out += char;
+  }
+  return out;
 }

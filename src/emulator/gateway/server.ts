@@ -14,8 +14,9 @@ import { EmulatorError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestedTooDeep } from '../json-depth.js';
 import type { PlatformContext } from '../platform/context.js';
 import { RevokedToken, type TokenClaims, type TokenService } from '../tokens.js';
-import { maskSecrets, type WireLog } from '../wire-log.js';
-import { Connection } from './connection.js';
+import { clipQueryValue, maskSecrets, type WireLog } from '../wire-log.js';
+import { closeReason, Connection } from './connection.js';
+import { MAX_CID_LENGTH, peekCid, validCid } from './frame-cid.js';
 import { HANDLERS, IDEMPOTENT_OPS, OtherReply, type HandlerContext } from './handlers.js';
 
 const STATUS_TO_CODE: Record<number, GatewayErrorCode> = {
@@ -29,7 +30,6 @@ const STATUS_TO_CODE: Record<number, GatewayErrorCode> = {
 };
 
 const PRE_SESSION_OPS = new Set<string>(['ping', 'start', 'resume', 'token_refresh']);
-const MAX_CID_LENGTH = 64;
 
 /** Remembers replies by idempotency key, per user; the oldest keys are forgotten first. */
 class IdempotencyCache {
@@ -94,9 +94,10 @@ export class GatewayServer {
     const { options } = this.deps.platform;
     const token = url.searchParams.get('token') ?? undefined;
     const protocol = url.searchParams.get('protocol');
-    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { protocol } });
+    // Logged before anyone is authenticated: the query value is cut.
+    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { protocol: clipQueryValue(protocol) } });
     if (protocol !== String(PROTOCOL_VERSION)) {
-      ws.close(4006, `protocol ${protocol ?? '(none)'} is not supported; use ${PROTOCOL_VERSION}`);
+      ws.close(4006, closeReason(`protocol ${protocol ?? '(none)'} is not supported; use ${PROTOCOL_VERSION}`));
       return;
     }
     let claims: TokenClaims;
@@ -104,7 +105,7 @@ export class GatewayServer {
       claims = this.deps.tokens.verify(token, 'access');
     } catch (error) {
       const code = error instanceof EmulatorError && error.code === 'token_expired' ? 4004 : error instanceof RevokedToken ? 4005 : 4003;
-      ws.close(code, error instanceof Error ? error.message : 'authentication failed');
+      ws.close(code, closeReason(error instanceof Error ? error.message : 'authentication failed'));
       return;
     }
     const conn = new Connection(ws, claims, { stopReadingAt: options.slowSocketBytes, dropAt: options.maxSocketBufferBytes });
@@ -185,11 +186,12 @@ export class GatewayServer {
   private handleFrame(conn: Connection, data: Buffer, isBinary: boolean): void {
     const { options } = this.deps.platform;
     if (isBinary) return this.replyError(conn, undefined, 'bad_request', 'binary frames are not supported; send JSON text');
-    if (data.length > options.maxFrameBytes) {
-      return this.replyError(conn, undefined, 'payload_too_large', `frame is ${data.length} bytes; the limit is ${options.maxFrameBytes}`);
-    }
     const text = data.toString('utf8');
-    if (nestedTooDeep(text)) return this.replyError(conn, undefined, 'bad_request', `the frame nests deeper than ${MAX_JSON_DEPTH} levels`);
+    // Refused before parsing, but answered under the request's cid when its text shows one: the caller is not left to its timeout.
+    if (data.length > options.maxFrameBytes) {
+      return this.replyError(conn, peekCid(text), 'payload_too_large', `frame is ${data.length} bytes; the limit is ${options.maxFrameBytes}`);
+    }
+    if (nestedTooDeep(text)) return this.replyError(conn, peekCid(text), 'bad_request', `the frame nests deeper than ${MAX_JSON_DEPTH} levels`);
     let frame: unknown;
     try {
       frame = JSON.parse(text);
@@ -200,8 +202,7 @@ export class GatewayServer {
       return this.replyError(conn, undefined, 'bad_request', 'a frame must be a JSON object');
     }
     const record = frame as Record<string, unknown>;
-    const cidValue = record.cid;
-    const cid = typeof cidValue === 'string' && cidValue.length > 0 && cidValue.length <= MAX_CID_LENGTH ? cidValue : undefined;
+    const cid = validCid(record.cid);
     const ops = Object.keys(record).filter((k) => k !== 'cid');
     if (ops.length !== 1) return this.replyError(conn, cid, 'bad_request', 'a frame carries exactly one op besides cid');
     const op = ops[0]!;

@@ -72,6 +72,11 @@ export interface Route {
   readonly rawBody?: boolean;
   /** The protocol the wire log names for this route's requests ('sdk-2.8.33', …); the emulator's own when unset. */
   readonly protocol?: string;
+  /**
+   * Hands out credentials or changes the world for anyone (the test API): only
+   * for programs on this machine, through ./local-access.ts, and never with CORS headers.
+   */
+  readonly local?: boolean;
 }
 
 interface CompiledRoute extends Route {
@@ -101,6 +106,11 @@ export class Router {
   addFirst(...routes: Route[]): this {
     this.routes.unshift(...routes.map(compile));
     return this;
+  }
+
+  /** Whether a route at this path is {@link Route.local} (whatever the method, so a preflight is guarded too). */
+  isLocal(path: string): boolean {
+    return this.routes.some((route) => route.local === true && route.regex.test(path));
   }
 
   /** The matching route and its decoded params; `methods` lists what the path allows when only the method is wrong. */

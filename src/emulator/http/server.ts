@@ -6,6 +6,7 @@ import type { WireLog } from '../wire-log.js';
 import { maskPath, maskSecrets } from '../wire-log.js';
 import type { HttpFaults } from './faults.js';
 import { applyCors } from './cors.js';
+import { localAccessRefusal, type LocalAccessPolicy } from './local-access.js';
 import { HttpResponse, type HttpServices, type RequestContext, type Router, type WireNote } from './router.js';
 
 const STATUS_CODES: Record<number, ApiErrorCode> = {
@@ -33,8 +34,10 @@ export interface HttpServerDeps {
   log: (line: string) => void;
   /** Extra pages (the web console) served before routing; return true when handled. */
   serveStatic?: (req: IncomingMessage, res: ServerResponse) => boolean;
-  /** Origins whose pages may call the API (CORS); `'*'` for any. */
+  /** Origins whose pages may call the API (CORS); `'*'` for any. Never applied to local routes (the test API). */
   corsOrigins?: readonly string[];
+  /** Who local routes answer (./local-access.ts); the test API never answers other machines. */
+  localAccess?: LocalAccessPolicy;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -125,9 +128,19 @@ export class HttpServer {
     try {
       page = this.deps.serveStatic?.(req, res) ?? false;
       if (page) return;
-      // A preflight is the browser asking, not API traffic: answered here, and kept out of the wire log like pages.
-      page = applyCors(req, res, this.deps.corsOrigins ?? []);
-      if (page) return;
+      if (this.deps.router.isLocal(path)) {
+        // The test API: one check for every route of it, before anything is read; never CORS, whatever --cors says.
+        const refusal = localAccessRefusal(req, this.deps.localAccess ?? { allowRemote: false, knownOrigins: () => [] });
+        if (refusal) {
+          status = refusal.status;
+          send(res, status, errorBody(status, refusal.message));
+          return;
+        }
+      } else {
+        // A preflight is the browser asking, not API traffic: answered here, and kept out of the wire log like pages.
+        page = applyCors(req, res, this.deps.corsOrigins ?? []);
+        if (page) return;
+      }
       const fault = this.deps.faults.take(path);
       if (fault) {
         status = fault.status;

@@ -26,6 +26,9 @@ export function createAccount(ctx: PlatformContext, input: CreateUserInput, isBo
     throw EmulatorError.badRequest('username must be 1-64 letters, digits, "_", "." or "-"', { username: 'invalid' });
   }
   if (world.usersByName.has(input.username)) throw new EmulatorError(409, 'conflict', `username ${input.username} is taken`);
+  // An API key names one account: a second holder would silently take it over at login.
+  const keyHolder = input.token === undefined ? undefined : world.usersByToken.get(input.token);
+  if (keyHolder) throw new EmulatorError(409, 'conflict', `the API key given for ${input.username} is the API key of ${keyHolder.username}; give each account its own`, { token: 'taken by another account' });
   if (input.id !== undefined) {
     if (world.users.has(input.id)) throw new EmulatorError(409, 'conflict', `user id ${input.id} is taken`);
     ctx.ids.reserve(input.id);

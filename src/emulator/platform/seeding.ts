@@ -18,7 +18,17 @@ function derived(ctx: PlatformContext, label: string): string {
 
 /** Creates a world from a seed; accounts are referred to by username, channels (as parents) by name. Throws a SeedError naming each bad field. */
 export function seedWorld(ctx: PlatformContext, world: WorldSeed): void {
-  checkSeed(world, { knownUser: (username) => ctx.world.usersByName.has(username) });
+  checkSeed(world, {
+    knownUser: (username) => ctx.world.usersByName.has(username),
+    apiKeyHolder: (token) => {
+      const holder = ctx.world.usersByToken.get(token);
+      return holder && `the existing account "${holder.username}"`;
+    },
+    webhookTokenHolder: (token) => {
+      const holder = ctx.world.webhooksByToken.get(token);
+      return holder && `the existing webhook "${holder.name}"`;
+    },
+  });
   const idOf = (username: string): string => {
     const user = ctx.world.usersByName.get(username);
     if (!user) throw new Error(`the seed refers to unknown user "${username}"`);

@@ -38,6 +38,10 @@ export interface SeedCheckOptions {
   source?: string;
   /** Accounts the world already has, which the seed may refer to. */
   knownUser?: (username: string) => boolean;
+  /** The username of an existing account whose API key this is, if any: a seeded account may not take it. */
+  apiKeyHolder?: (token: string) => string | undefined;
+  /** The name of an existing webhook whose token this is, if any: a seeded webhook may not take it. */
+  webhookTokenHolder?: (token: string) => string | undefined;
 }
 
 /** Checks a seed's shape and references; throws a {@link SeedError} naming each bad field. */
@@ -45,7 +49,11 @@ export function checkSeed(value: unknown, options: SeedCheckOptions = {}): World
   const source = options.source ?? 'the seed';
   const shape = validator.validate(value);
   if (shape.length > 0) throw new SeedError(source, shape);
-  const references = referenceIssues(value as WorldSeed, options.knownUser);
+  const references = referenceIssues(value as WorldSeed, {
+    ...(options.knownUser ? { user: options.knownUser } : {}),
+    ...(options.apiKeyHolder ? { apiKeyHolder: options.apiKeyHolder } : {}),
+    ...(options.webhookTokenHolder ? { webhookTokenHolder: options.webhookTokenHolder } : {}),
+  });
   if (references.length > 0) throw new SeedError(source, references);
   return value as WorldSeed;
 }

@@ -1,7 +1,8 @@
 /**
  * A validator for the small part of JSON Schema (2020-12) the world-seed
  * schema uses: type, properties, required, additionalProperties, items,
- * enum, pattern, minLength, maxLength, minimum, anyOf and local $ref. It
+ * enum, pattern, minLength, maxLength, minimum, anyOf and local $ref, and
+ * the annotation writeOnly (a secret: its value is never repeated). It
  * reads the schema file the package ships, so the file is the one statement
  * of the seed format and cannot drift from what the emulator accepts.
  */
@@ -21,6 +22,8 @@ export interface JsonSchema {
   minimum?: number;
   anyOf?: JsonSchema[];
   description?: string;
+  /** A value that goes in and never comes back out (an API key, a webhook token): no message repeats it. */
+  writeOnly?: boolean;
   $defs?: Record<string, JsonSchema>;
 }
 
@@ -57,6 +60,13 @@ const show = (value: unknown): string => {
   return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 40)}…` : text;
 };
 
+/** What a message says it got: the value, or for a secret only its kind and length. */
+const got = (value: unknown, secret: boolean): string => {
+  if (!secret) return show(value);
+  const kind = ARTICLE[typeOf(value)];
+  return typeof value === 'string' ? `${kind} of ${value.length} characters, not shown: it is a secret` : `${kind}, not shown: it is a secret`;
+};
+
 const join = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
 /** Validates JSON values against one root schema. */
@@ -91,12 +101,14 @@ export class SchemaValidator {
     return base;
   }
 
-  private check(schema: JsonSchema, value: unknown, path: string, issues: SchemaIssue[]): void {
+  private check(schema: JsonSchema, value: unknown, path: string, issues: SchemaIssue[], secret = false): void {
     const s = this.resolve(schema);
+    // writeOnly beside a $ref, on the definition, or on an enclosing schema: the value is a secret.
+    const hidden = secret || schema.writeOnly === true || s.writeOnly === true;
     const at = path || '(the top level)';
     if (s.anyOf) {
       if (!s.anyOf.some((alt) => this.matches(alt, value))) {
-        issues.push({ path: at, message: `must be ${this.expected(s)} (got ${show(value)})` });
+        issues.push({ path: at, message: `must be ${this.expected(s)} (got ${got(value, hidden)})` });
       }
       return;
     }
@@ -105,31 +117,31 @@ export class SchemaValidator {
       const allowed = Array.isArray(s.type) ? s.type : [s.type];
       const ok = allowed.includes(actual) || (actual === 'integer' && allowed.includes('number'));
       if (!ok) {
-        issues.push({ path: at, message: `must be ${allowed.map((t) => ARTICLE[t]).join(' or ')} (got ${show(value)})` });
+        issues.push({ path: at, message: `must be ${allowed.map((t) => ARTICLE[t]).join(' or ')} (got ${got(value, hidden)})` });
         return;
       }
     }
-    if (s.enum && !s.enum.includes(value)) issues.push({ path: at, message: `must be one of ${s.enum.map(show).join(', ')} (got ${show(value)})` });
+    if (s.enum && !s.enum.includes(value)) issues.push({ path: at, message: `must be one of ${s.enum.map(show).join(', ')} (got ${got(value, hidden)})` });
     if (typeof value === 'string') {
       if (s.minLength !== undefined && value.length < s.minLength) issues.push({ path: at, message: s.minLength === 1 ? 'must not be empty' : `must have at least ${s.minLength} characters` });
       if (s.maxLength !== undefined && value.length > s.maxLength) issues.push({ path: at, message: `must have at most ${s.maxLength} characters` });
-      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) issues.push({ path: at, message: `must match ${s.pattern}${s.description ? ` (${s.description})` : ''} (got ${show(value)})` });
+      if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) issues.push({ path: at, message: `must match ${s.pattern}${s.description ? ` (${s.description})` : ''} (got ${got(value, hidden)})` });
     }
-    if (typeof value === 'number' && s.minimum !== undefined && value < s.minimum) issues.push({ path: at, message: `must be at least ${s.minimum} (got ${value})` });
-    if (Array.isArray(value) && s.items) value.forEach((item, i) => this.check(s.items!, item, join(path, i), issues));
-    if (isObject(value)) this.checkObject(s, value, path, issues);
+    if (typeof value === 'number' && s.minimum !== undefined && value < s.minimum) issues.push({ path: at, message: `must be at least ${s.minimum} (got ${got(value, hidden)})` });
+    if (Array.isArray(value) && s.items) value.forEach((item, i) => this.check(s.items!, item, join(path, i), issues, hidden));
+    if (isObject(value)) this.checkObject(s, value, path, issues, hidden);
   }
 
-  private checkObject(s: JsonSchema, value: Record<string, unknown>, path: string, issues: SchemaIssue[]): void {
+  private checkObject(s: JsonSchema, value: Record<string, unknown>, path: string, issues: SchemaIssue[], secret: boolean): void {
     for (const key of s.required ?? []) {
       if (!(key in value)) issues.push({ path: join(path, key), message: 'is required' });
     }
     const known = Object.keys(s.properties ?? {}).filter((key) => key !== '$schema');
     for (const [key, item] of Object.entries(value)) {
       const property = s.properties?.[key];
-      if (property) this.check(property, item, join(path, key), issues);
+      if (property) this.check(property, item, join(path, key), issues, secret);
       else if (s.additionalProperties === false) issues.push({ path: join(path, key), message: `is not a field here (the fields are ${known.join(', ')})` });
-      else if (typeof s.additionalProperties === 'object') this.check(s.additionalProperties, item, join(path, key), issues);
+      else if (typeof s.additionalProperties === 'object') this.check(s.additionalProperties, item, join(path, key), issues, secret);
     }
   }
 

@@ -72,7 +72,12 @@ describe("the console's API", () => {
       ['/console/api/act', { kind: 'click', userId: id('alice'), messageId: sent.message_id, buttonId: 'off', form: { x: { deep: 1 } } }, 400, /form: x must be a string/],
       ['/console/api/act', [], 400, /must be a JSON object/],
       ['/console/api/faults', { kind: 'explode' }, 400, /unknown fault kind "explode"/],
-      ['/console/api/faults', { kind: 'delay', ms: 10_000_000 }, 400, /ms must be from 1 to 60000/],
+      ['/console/api/faults', { kind: 'delay', ms: 10_000_000 }, 400, /ms must be an integer from 1 to 60000/],
+      // Every duration has its bound: weeks down (2e9 ms), a timer overflow (1e12), a Retry-After of 30,000 years.
+      ['/console/api/faults', { kind: 'restart', downMs: 2e9 }, 400, /downMs must be an integer from 0 to 60000/],
+      ['/console/api/faults', { kind: 'restart', downMs: 1e12 }, 400, /downMs must be an integer from 0 to 60000/],
+      ['/console/api/faults', { kind: 'restart', downMs: -1 }, 400, /downMs must be an integer from 0 to 60000/],
+      ['/console/api/faults', { kind: 'rate-limit', retryAfterSeconds: 1e12 }, 400, /retryAfterSeconds must be an integer from 0 to 3600/],
       ['/console/api/faults', { kind: 'fail-http', status: 200 }, 400, /status must be from 400 to 599/],
       ['/console/api/faults', { kind: 'close', code: 7 }, 400, /code must be a close code/],
       ['/console/api/faults', { kind: 'service', service: 'dns' }, 400, /service must be prover or ledger/],
@@ -85,6 +90,9 @@ describe("the console's API", () => {
     expect((await http(url, 'POST', '/console/api/act', { rawBody: '{oops' })).status).toBe(400);
     expect((await http(url, 'GET', '/console/api/act')).status).toBe(405);
     expect((await http(url, 'GET', '/console/api/nothing')).status).toBe(404);
+    // None of the refused faults was applied: the emulator is up, not restarting, not failing requests.
+    expect(world.emu.restarting).toBe(false);
+    expect((await http(url, 'GET', '/healthz')).status).toBe(200);
     // Nothing of it reached the platform's wire log: the console is not platform traffic.
     expect(world.emu.wire.requests('/console')).toEqual([]);
   });

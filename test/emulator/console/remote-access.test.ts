@@ -18,7 +18,7 @@ describe('who may use the console', () => {
   });
 
   it('lets loopback clients in, others only when remote access is on', () => {
-    const from = (remoteAddress: string | undefined) => ({ socket: { remoteAddress } }) as Parameters<typeof consoleAllows>[0];
+    const from = (remoteAddress: string | undefined) => ({ socket: { remoteAddress }, headers: { host: '127.0.0.1:7350' }, method: 'GET' }) as Parameters<typeof consoleAllows>[0];
     expect(consoleAllows(from('127.0.0.1'), false)).toBe(true);
     expect(consoleAllows(from('::1'), false)).toBe(true);
     expect(consoleAllows(from('10.1.2.3'), false)).toBe(false);

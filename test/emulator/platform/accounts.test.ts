@@ -1,7 +1,7 @@
 /**
- * Deleting a channel (src/emulator/platform/accounts.ts): its threads go
- * with it, each announced, and nothing of it stays behind (messages, quick
- * menu entries).
+ * Accounts and channels (src/emulator/platform/accounts.ts): an API key
+ * names one account; deleting a channel takes its threads with it, each
+ * announced, and nothing of it stays behind (messages, quick menu entries).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../../src/emulator/index.js';
@@ -14,6 +14,27 @@ let emu: Emulator | undefined;
 afterEach(async () => {
   await emu?.close();
   emu = undefined;
+});
+
+describe('createUser and createBot', () => {
+  it('refuse an API key another account has (409, naming both, never the key); the first holder keeps logging in', async () => {
+    emu = await startEmulator();
+    const alice = emu.createUser({ username: 'alice', token: 'one-api-key-for-alice' });
+    for (const create of [() => emu!.createUser({ username: 'mallory', token: 'one-api-key-for-alice' }), () => emu!.createBot({ username: 'malbot', token: 'one-api-key-for-alice' })]) {
+      let refused: unknown;
+      try {
+        create();
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toMatchObject({ status: 409, code: 'conflict', fields: { token: 'taken by another account' } });
+      expect((refused as Error).message).toMatch(/^the API key given for (mallory|malbot) is the API key of alice; give each account its own$/);
+      expect((refused as Error).message).not.toContain('one-api-key-for-alice');
+    }
+    expect(emu.credentials().map((a) => a.username)).toEqual(['alice']);
+    const session = await authenticate(emu.url, { id: alice.id, token: 'one-api-key-for-alice' });
+    expect(session.user_id).toBe(alice.id);
+  });
 });
 
 describe('deleteChannel', () => {

@@ -6,7 +6,7 @@
 import type { FormValue } from '../contract.js';
 import type { ChatSession } from './chat-session.js';
 import { EButtonMessageStyle, EMessageComponentType, EMessageSelectType, type IMessageComponent, type SelectComponent } from './clanstream.js';
-import { isLocalMedia } from './media.js';
+import { linkHref, mediaSrc } from './render-policy.js';
 
 export interface FormControls {
   values: Readonly<Record<string, FormValue>>;
@@ -55,10 +55,16 @@ export function ComponentView({ component, controls, standalone }: { component: 
       const b = component.component;
       const style = STYLE_NAMES[b.style] ?? 'secondary';
       if (b.style === EButtonMessageStyle.LINK && b.url) {
-        return (
-          <a class={`btn btn-${style}`} href={b.url} target="_blank" rel="noopener noreferrer" data-button-id={id}>
+        const href = linkHref(b.url);
+        // A link button whose URL the console would not open stays a button that does nothing.
+        return href ? (
+          <a class={`btn btn-${style}`} href={href} target="_blank" rel="noopener noreferrer" data-button-id={id}>
             {b.label}
           </a>
+        ) : (
+          <button type="button" class={`btn btn-${style}`} data-button-id={id} disabled title="not a web address: not opened">
+            {b.label}
+          </button>
         );
       }
       return (
@@ -135,9 +141,10 @@ export function ComponentView({ component, controls, standalone }: { component: 
       );
     case EMessageComponentType.ANIMATION: {
       const a = component.component;
+      const src = mediaSrc(a.url_image);
       return (
         <figure class="animation" data-animation-id={id}>
-          {isLocalMedia(a.url_image) ? <img src={a.url_image} alt={`animation ${id}`} /> : <span class="placeholder">animation (image outside the emulator, not loaded)</span>}
+          {src ? <img src={src} alt={`animation ${id}`} /> : <span class="placeholder">animation (image outside the emulator, not loaded)</span>}
           <figcaption>
             pool: {a.pool.join(', ')}
             {a.repeat !== undefined && ` · repeat ${a.repeat}`}

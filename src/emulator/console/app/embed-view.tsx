@@ -1,15 +1,32 @@
+import type { ComponentChildren } from 'preact';
 import type { ChatSession } from './chat-session.js';
 import type { IInteractiveMessageProps, IMessageComponent } from './clanstream.js';
 import { ComponentView, type FormControls } from './component-view.js';
-import { cssColor, isLocalMedia } from './media.js';
+import { cssColor, linkHref, mediaSrc } from './render-policy.js';
 
+/** A picture the emulator serves; one from elsewhere becomes a link, anything else (`javascript:`, `data:`…) plain text. */
 function Picture({ url, alt, className }: { url: string; alt: string; className: string }) {
-  return isLocalMedia(url) ? (
-    <img class={className} src={url} alt={alt} loading="lazy" />
-  ) : (
-    <a class={`${className} external`} href={url} target="_blank" rel="noopener noreferrer">
+  const src = mediaSrc(url);
+  if (src) return <img class={className} src={src} alt={alt} loading="lazy" />;
+  const href = linkHref(url);
+  return href ? (
+    <a class={`${className} external`} href={href} target="_blank" rel="noopener noreferrer">
       {alt} (outside the emulator, not loaded)
     </a>
+  ) : (
+    <span class={`${className} refused`}>{alt} (not a web address, not shown)</span>
+  );
+}
+
+/** A link when the URL is one the console opens (http or https), else just its text. */
+function MaybeLink({ url, children }: { url: string | undefined; children: ComponentChildren }) {
+  const href = linkHref(url);
+  return href ? (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  ) : (
+    <span>{children}</span>
   );
 }
 
@@ -23,24 +40,12 @@ export function EmbedView({ embed, controls }: { embed: IInteractiveMessageProps
         {embed.author && (
           <div class="embed-author">
             {embed.author.icon_url && <Picture url={embed.author.icon_url} alt="" className="icon" />}
-            {embed.author.url ? (
-              <a href={embed.author.url} target="_blank" rel="noopener noreferrer">
-                {embed.author.name}
-              </a>
-            ) : (
-              <span>{embed.author.name}</span>
-            )}
+            <MaybeLink url={embed.author.url}>{embed.author.name}</MaybeLink>
           </div>
         )}
         {embed.title && (
           <h3 class="embed-title">
-            {embed.url ? (
-              <a href={embed.url} target="_blank" rel="noopener noreferrer">
-                {embed.title}
-              </a>
-            ) : (
-              embed.title
-            )}
+            {embed.url ? <MaybeLink url={embed.url}>{embed.title}</MaybeLink> : embed.title}
           </h3>
         )}
         {embed.description && <p class="embed-description">{embed.description}</p>}

@@ -4,7 +4,7 @@ import type { ChatSession } from './chat-session.js';
 import { TypeMessage, type ApiMessageRef, type ChannelMessage, type ChannelMessageContent, type IMessageComponent } from './clanstream.js';
 import { ComponentView, formInputs, initialValue, type FormControls } from './component-view.js';
 import { EmbedView } from './embed-view.js';
-import { isLocalMedia } from './media.js';
+import { linkHref, mediaSrc } from './render-policy.js';
 import { MessageText } from './message-text.js';
 import { Reactions } from './reactions.js';
 import type { TimelineItem } from './timeline.js';
@@ -46,15 +46,19 @@ function Attachments({ message }: { message: ChannelMessage }) {
       {message.attachments.map((a) => {
         const name = a.filename ?? a.url.split('/').pop() ?? 'file';
         const image = a.filetype.startsWith('image/');
+        const src = image ? mediaSrc(a.url) : undefined;
+        const href = linkHref(a.url);
         return (
           <li data-filetype={a.filetype}>
-            {image && isLocalMedia(a.url) ? (
-              <img src={a.url} alt={name} width={a.width} height={a.height} loading="lazy" />
-            ) : (
-              <a href={a.url} target="_blank" rel="noopener noreferrer">
+            {src ? (
+              <img src={src} alt={name} width={a.width} height={a.height} loading="lazy" />
+            ) : href ? (
+              <a href={href} target="_blank" rel="noopener noreferrer">
                 📎 {name}
-                {image && !isLocalMedia(a.url) ? ' (image outside the emulator, not loaded)' : ''}
+                {image ? ' (image outside the emulator, not loaded)' : ''}
               </a>
+            ) : (
+              <span class="refused">📎 {name} (not a web address, not shown)</span>
             )}
             <small>
               {' '}

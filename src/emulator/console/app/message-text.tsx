@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import type { ApiMessageMention, ChannelMessageContent } from './clanstream.js';
 import type { ChatSession } from './chat-session.js';
-import { safeHref, textRuns, type Mark, type TextRun } from './text-segments.js';
+import { linkHref } from './render-policy.js';
+import { textRuns, type Mark, type TextRun } from './text-segments.js';
 
 function wrap(mark: Mark, run: TextRun, inner: ComponentChildren, session: ChatSession): ComponentChildren {
   switch (mark.kind) {
@@ -13,7 +14,7 @@ function wrap(mark: Mark, run: TextRun, inner: ComponentChildren, session: ChatS
       return <pre class="code-block">{inner}</pre>;
     case 'link':
     case 'voice-link': {
-      const href = safeHref(run.text.trim());
+      const href = linkHref(run.text);
       return href ? (
         <a href={href} target="_blank" rel="noopener noreferrer" class={mark.kind}>
           {inner}

@@ -88,14 +88,3 @@ export function textRuns(content: ChannelMessageContent, mentions: readonly ApiM
 function sameMarks(a: readonly Mark[], b: readonly Mark[]): boolean {
   return a.length === b.length && a.every((mark, i) => JSON.stringify(mark) === JSON.stringify(b[i]));
 }
-
-/** A link target the console opens: http(s) only, so a message cannot run script through a `javascript:` URL. */
-export function safeHref(text: string): string | undefined {
-  const candidate = /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`;
-  try {
-    const url = new URL(candidate);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -4,8 +4,15 @@ import { ChannelType } from './clanstream.js';
 /** "voice" for CHANNEL_TYPE_GMEET_VOICE, "thread" for CHANNEL_TYPE_THREAD… */
 const typeName = (type: number): string => (ChannelType[type] ?? `type ${type}`).replace(/^CHANNEL_TYPE_/, '').replace(/^GMEET_/, '').toLowerCase().replaceAll('_', ' ');
 import { consoleApi } from './console-api.js';
+import { cssColor } from './render-policy.js';
 import { usePoll } from './use-poll.js';
 import { VIEW_DEFAULTS } from './view-defaults.js';
+
+/** A role's colour, when it is one (a colour such as `url(…)` would make the page load it). */
+function RoleDot({ color }: { color: string | undefined }) {
+  const css = cssColor(color);
+  return <span class="role-dot" style={css ? { backgroundColor: css } : undefined} data-color={css ?? ''} />;
+}
 
 /** Clans, their channels (with members of private ones), members and roles. */
 export function WorldPanel({ session }: { session: ChatSession }) {
@@ -30,8 +37,8 @@ export function WorldPanel({ session }: { session: ChatSession }) {
           <h4>Roles</h4>
           <ul>
             {clan.roles.map((r) => (
-              <li>
-                <span class="role-dot" style={r.color ? { background: r.color } : undefined} /> {r.title}: {r.user_ids.map((id) => session.nameOf(id)).join(', ') || 'nobody'}
+              <li data-role-id={r.id}>
+                <RoleDot color={r.color} /> {r.title}: {r.user_ids.map((id) => session.nameOf(id)).join(', ') || 'nobody'}
               </li>
             ))}
           </ul>

@@ -4,17 +4,11 @@ import { createWebhook, webhookView } from '../../platform/webhooks.js';
 import type { EmulatorWebhook } from '../../types.js';
 import type { ChannelRecord, ClanRecord } from '../../world/records.js';
 import type { World } from '../../world/world.js';
-import { route, type RequestContext, type Route } from '../router.js';
+import { route, type Route } from '../router.js';
 
 /** Where the emulator's own control routes live: not part of the platform's API. */
 export const TEST_API_PREFIX = '/emulator';
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-/** The test API hands out credentials: only programs on this machine may call it, whatever interface the emulator binds. */
-export function localOnly(ctx: RequestContext): void {
-  if (!LOOPBACK.test(ctx.remoteAddress ?? '')) throw EmulatorError.forbidden('the test API answers requests from this machine only');
-}
 
 /** One record by id, or by name when exactly one has it. */
 function byIdOrName<T>(records: Iterable<T>, idOf: (r: T) => string, nameOf: (r: T) => string, wanted: string, what: string): T {
@@ -27,30 +21,33 @@ function byIdOrName<T>(records: Iterable<T>, idOf: (r: T) => string, nameOf: (r:
   throw EmulatorError.notFound(`${what} ${wanted}`);
 }
 
+const local = (...args: Parameters<typeof route>): Route => ({ ...route(...args), local: true });
+
 const channelOf = (world: World, wanted: string): ChannelRecord =>
   byIdOrName(world.channels.values(), (c) => c.channel_id, (c) => c.channel_label, wanted, 'channel');
 const clanOf = (world: World, wanted: string): ClanRecord => byIdOrName(world.clans.values(), (c) => c.id, (c) => c.name, wanted, 'clan');
 
 /**
  * The emulator's test API over HTTP, for tools outside the process (the
- * `clanstream webhook create` command): list webhooks and create more.
+ * `clanstream webhook create` command): list webhooks and create more. It
+ * hands out webhook tokens, so every route is `local`: only programs on this
+ * machine, addressing it by a loopback name, not from a page of another
+ * origin, whatever interface the emulator binds (../local-access.ts).
  */
 export const testApiRoutes: Route[] = [
-  route(
+  local(
     'GET',
     `${TEST_API_PREFIX}/webhooks`,
     (ctx): { webhooks: EmulatorWebhook[] } => {
-      localOnly(ctx);
       const base = ctx.services.publicUrl();
       return { webhooks: [...ctx.services.platform.world.webhooks.values()].map((w) => webhookView(w, base)) };
     },
     'none',
   ),
-  route(
+  local(
     'POST',
     `${TEST_API_PREFIX}/webhooks`,
     (ctx): EmulatorWebhook => {
-      localOnly(ctx);
       const { world } = ctx.services.platform;
       const input = new InputReader(ctx.body ?? {}, 'the body');
       const channel = input.optionalString('channel');
