@@ -115,7 +115,7 @@ export function loggedSize(value: unknown, limit = Infinity): number {
 }
 
 /** The string fields of an entry, cut to {@link WIRE_LOG_LIMITS.maxFieldChars}. */
-const CLIPPED_FIELDS = ['userId', 'method', 'path', 'op', 'cid'] as const;
+const CLIPPED_FIELDS = ['userId', 'method', 'path', 'op', 'cid', 'protocol'] as const;
 
 /**
  * A bounded log of what the emulator received, for tests to assert on: at

@@ -1,13 +1,11 @@
 /**
  * Every protocol's traffic in the wire log and the console's wire view: a
  * production frame or RPC is logged decoded into readable form (secrets
- * masked), named by its dialect, and counted against the wire log's byte
- * bound by its real size on the wire.
+ * masked) and named by its dialect; test/compat/hostile-socket.test.ts
+ * shows frames counted against the log's byte bound by their real size.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsoleWire } from '../../src/emulator/console/index.js';
-import { WIRE_LOG_LIMITS } from '../../src/emulator/wire-log.js';
-import { encodeEnvelope, SDK_2_8_44 } from '../../src/production/wire/index.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { authenticate, http } from '../helpers/raw.js';
 import { EraCSocket } from './support/era-c-socket.js';
@@ -48,17 +46,5 @@ describe('the wire log and console with the production protocol', () => {
     expect(view.entries.at(-1)).toMatchObject({ direction: 'in', transport: 'ws', kind: 'channel_message_send', protocol: 'sdk-2.8.44', channel_id: general, user_ids: [world.accounts.alice!.id] });
     const login = (await http<ConsoleWire>(world.emu.url, 'GET', '/console/api/wire?kind=authenticate')).body;
     expect(login.entries.every((e) => !JSON.stringify(e).includes(alice.token))).toBe(true);
-  });
-
-  it('counts a production frame by its bytes on the wire against the byte bound', async () => {
-    const bot = await authenticate(world.emu.url, { id: world.bot.id, token: world.bot.token });
-    const socket = await EraCSocket.open(world.emu.url, bot.token);
-    sockets.push(socket);
-    world.emu.wire.clear();
-    const frame = encodeEnvelope(SDK_2_8_44, { cid: 1, message: { case: 'ping', value: {} } }) as Uint8Array;
-    socket.sendBytes(frame);
-    await socket.envelope((e) => e.cid === 1);
-    expect(world.emu.wire.frames('ping')).toHaveLength(1);
-    expect(world.emu.wire.heldBytes).toBe(WIRE_LOG_LIMITS.entryOverheadBytes + frame.length);
   });
 });

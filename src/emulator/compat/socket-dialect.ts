@@ -7,7 +7,7 @@ export type FrameVerdict =
   | { readonly kind: 'fits'; readonly dialect: ServedDialect; readonly label: string; readonly confirmedNow: boolean }
   /** The frame is of a dialect the socket's earlier frames ruled out: it switched mid-way. */
   | { readonly kind: 'switched'; readonly speaks: string; readonly frame: string }
-  /** The frame is no client frame of any dialect. */
+  /** The frame is no client frame (a raw frame, which only the server sends). */
   | { readonly kind: 'unreadable'; readonly reason: string };
 
 /**
@@ -42,7 +42,10 @@ export class SocketDialect {
     // A raw frame answers a socket RPC: only the server sends them.
     if (bytes.length > 0 && bytes[0] === RAW_FRAME_PREFIX) return { kind: 'unreadable', reason: 'a raw frame (first byte 0xFF): raw frames carry answers from the server only' };
     const fits = frameDialects(bytes);
-    if (fits.length === 0) return { kind: 'unreadable', reason: 'the frame is not a protobuf Envelope of any dialect of the production wire' };
+    // No dialect's markers fit (a field past every era's last, say): it is read in the socket's dialect, whose
+    // decoder keeps what it does not know aside, so the request is refused for that field under its cid, or
+    // as no Envelope when it does not decode. It tells nothing about the dialect.
+    if (fits.length === 0) return { kind: 'fits', dialect: this.current, label: this.label, confirmedNow: false };
     const remaining = this.candidates.filter((d) => fits.includes(d));
     if (remaining.length === 0) return { kind: 'switched', speaks: this.label, frame: dialectLabel(fits) };
     const confirmedNow = this.candidates.length > 1 && remaining.length === 1;

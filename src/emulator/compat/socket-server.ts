@@ -81,7 +81,7 @@ export class ProductionSocketServer implements SessionRefreshes {
     // Logged before anyone is authenticated: every query value is cut, and so is what the refusal repeats.
     const query = (key: string) => clipQueryValue(url.searchParams.get(key));
     const format = query('format');
-    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { format, lang: query('lang'), status: query('status'), platform: query('platform') } });
+    this.deps.wire.record({ transport: 'ws', op: 'connect', body: { format, lang: query('lang'), status: query('status'), ...(url.searchParams.has('platform') ? { platform: query('platform') } : {}) } });
     if (url.searchParams.get('format') !== COMPAT_DEFAULTS.format) {
       refuseUpgrade(socket, 400, `format ${format ?? ''} is not served; use format=${COMPAT_DEFAULTS.format}`);
       return true;
@@ -145,7 +145,7 @@ export class ProductionSocketServer implements SessionRefreshes {
     if (verdict.confirmedNow) socket.flushHeld();
     const { dialect } = verdict;
     const decoded = decodeEnvelope(dialect.wire, bytes);
-    if (decoded instanceof ProtocolError) return socket.refuse({ code: ERROR_CODE.unrecognizedPayload, message: 'the frame is not a protobuf Envelope' });
+    if (decoded instanceof ProtocolError) return socket.refuse({ code: ERROR_CODE.unrecognizedPayload, message: 'the frame is not a protobuf Envelope of any dialect of the production wire' });
     const envelope = decoded as unknown as DecodedEnvelope;
     const name = requestName(envelope.message);
     const record = (body: unknown, cid?: Cid) =>

@@ -32,7 +32,8 @@ export function unknownField(message: Message, path = 'the request', depth = 0):
   if (depth >= MAX_DEPTH) return undefined;
   for (const [key, value] of Object.entries(message)) {
     if (key.startsWith('$')) continue;
-    const found = within(value, path === 'the request' ? snake(key) : `${path}.${snake(key)}`, depth + 1);
+    // The root's fields are named by themselves (`ping`, `mentions[0]`), deeper ones by their path.
+    const found = within(value, depth === 0 ? snake(key) : `${path}.${snake(key)}`, depth + 1);
     if (found) return found;
   }
   return undefined;
