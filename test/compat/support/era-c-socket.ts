@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { EnvelopeSchema, type Envelope } from '../../../src/production/schema/sdk-2.8.44_pb.js';
 import { encodeApiRequest, encodeEnvelope, readRawFrame, SDK_2_8_44, type RawFrame, type RpcMethodName } from '../../../src/production/wire/index.js';
+import { Arrivals } from './arrivals.js';
 import { RefusedUpgrade } from './raw-socket.js';
 
 /** One frame from the server: an Envelope, or a raw frame (first byte 0xFF). */
@@ -17,23 +18,25 @@ export type EraCFrame = { readonly bytes: Uint8Array } & ({ readonly kind: 'enve
 type SocketRpc = RpcMethodName<'sdk-2.8.44'>;
 
 export class EraCSocket {
-  readonly frames: EraCFrame[] = [];
+  private readonly arrivals = new Arrivals<EraCFrame>((f) => (f.kind === 'raw' ? `raw ${f.raw.cid}` : (f.envelope.message.case ?? '(empty)')));
   private nextCid = 1;
-  private readonly waiters = new Set<() => void>();
-  closed: { code: number; reason: string } | undefined;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
       const bytes = new Uint8Array(data);
       const raw = bytes[0] === 0xff ? readRawFrame(bytes) : undefined;
-      if (raw && !(raw instanceof Error)) this.frames.push({ bytes, kind: 'raw', raw });
-      else this.frames.push({ bytes, kind: 'envelope', envelope: fromBinary(EnvelopeSchema, bytes) });
-      this.wake();
+      this.arrivals.add(raw && !(raw instanceof Error) ? { bytes, kind: 'raw', raw } : { bytes, kind: 'envelope', envelope: fromBinary(EnvelopeSchema, bytes) });
     });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-      this.wake();
-    });
+    ws.on('close', (code, reason) => this.arrivals.close(code, reason.toString()));
+  }
+
+  /** Every frame received, oldest first. */
+  get frames(): readonly EraCFrame[] {
+    return this.arrivals.items;
+  }
+
+  get closed(): { code: number; reason: string } | undefined {
+    return this.arrivals.closed;
   }
 
   /** Opens the socket as every era's clients do: the URL names no dialect. */
@@ -46,28 +49,9 @@ export class EraCSocket {
     });
   }
 
-  private wake(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
-
   /** The first frame matching `predicate`, waiting for it (rejecting when the socket closes first). */
   next(predicate: (frame: EraCFrame) => boolean, timeoutMs = 5000): Promise<EraCFrame> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const found = this.frames.find(predicate);
-        if (!found && !this.closed) return false;
-        this.waiters.delete(check);
-        clearTimeout(timer);
-        if (found) resolve(found);
-        else reject(new Error(`the socket closed (${this.closed?.code} ${this.closed?.reason}) before the awaited frame`));
-        return true;
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`no awaited frame; received: ${this.frames.map((f) => (f.kind === 'raw' ? `raw ${f.raw.cid}` : f.envelope.message.case)).join(', ')}`));
-      }, timeoutMs);
-      if (!check()) this.waiters.add(check);
-    });
+    return this.arrivals.next(predicate, timeoutMs);
   }
 
   /** The first Envelope of `kind` matching `predicate`. */
