@@ -153,6 +153,26 @@ describe('the production socket in era C (sdk-2.8.44)', () => {
     expect((await send('still here')).message.case).toBe('channelMessageAck');
   });
 
+  it('pushes refresh_session_event when the client refreshes its session over REST', async () => {
+    await join();
+    const refreshed = await http<{ token: string }>(world.emu.url, 'POST', '/v2/apps/authenticate/refresh', { body: { refresh_token: session.refresh_token } });
+    expect(refreshed.status).toBe(200);
+    const push = await socket.envelope((e) => e.message.case === 'refreshSessionEvent');
+    expect((push.message.value as { token: string }).token).toBe(refreshed.body.token);
+  });
+
+  it('sends an ephemeral message to several receivers (receiver_ids), answered with the message', async () => {
+    await join();
+    const receivers = [world.accounts.alice!.id, world.accounts.bob!.id];
+    const answer = await socket.request({
+      case: 'ephemeralMessageSend',
+      value: { receiverIds: receivers, message: { clanId, channelId: general, content: JSON.stringify({ t: 'just you two' }), mode: 2, isPublic: true, code: 12 } },
+    });
+    expect(answer.message.case).toBe('channelMessage');
+    const stored = world.emu.messages(general).at(-1);
+    expect(stored).toMatchObject({ content: { t: 'just you two' }, ephemeral_receivers: receivers });
+  });
+
   it('pushes refresh_session_event when a tool asks the test API to refresh the user’s sessions', async () => {
     await join();
     const answer = await http<{ told: number }>(world.emu.url, 'POST', '/emulator/sessions/refresh', { body: { user: world.bot.id } });
