@@ -58,6 +58,8 @@ function publisher(redis: Redis, keys: ScaleKeys, gatewayId: string): EventPubli
     redis,
     keys,
     gatewayId,
+    leaseMs: 60_000,
+    epoch: () => BENCH_EPOCH,
     maxLen: MAX_LEN,
     publishBatch: 512,
     maxBuffered: 10_000_000,
@@ -67,13 +69,18 @@ function publisher(redis: Redis, keys: ScaleKeys, gatewayId: string): EventPubli
     onRecovered: () => {},
     onOverflow: fail('overflow'),
     onLeaseLost: fail('lease lost'),
+    onLost: fail('the epoch changed'),
   });
 }
 
-/** A bot's keys with the lease taken by `gatewayId` and the bot's id known to workers. */
+/** The epoch the bench's publisher writes under. */
+const BENCH_EPOCH = 'bench-epoch';
+
+/** A bot's keys with the lease taken by `gatewayId`, its epoch set, and the bot's id known to workers. */
 async function botKeys(redis: Redis, botId: string, gatewayId = 'bench-gateway'): Promise<ScaleKeys> {
   const keys = scaleKeys(botId);
   await redis.set(keys.lease, gatewayId);
+  await redis.set(keys.epoch, BENCH_EPOCH);
   await redis.hset(keys.resume, 'self', 'bench-bot-user');
   return keys;
 }

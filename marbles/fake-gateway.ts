@@ -8,7 +8,7 @@
 import { defer, map, merge, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { type ClanstreamError, type ClanstreamEvent } from '../src/index.js';
-import { GatewayConnection, type GatewayConnectionOptions } from '../src/gateway/connection.js';
+import { GatewayConnection, type GatewayConnectionOptions, type HandshakeRequester } from '../src/gateway/connection.js';
 import type { Transport, TransportSignal } from '../src/gateway/transport.js';
 
 /** One thing the server does on a socket. */
@@ -74,7 +74,7 @@ export class FakeGateway {
       const { pongAfter } = this.options;
       const transport: Transport = {
         send: (data) => {
-          const { cid, ...rest } = JSON.parse(data) as Record<string, unknown>;
+          const { cid, ...rest } = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data)) as Record<string, unknown>;
           const op = Object.keys(rest)[0] ?? '';
           this.sent.push({ socket, at: this.scheduler.now(), cid: String(cid), op, payload: rest[op] });
           this.sent$.next(rest);
@@ -149,7 +149,7 @@ export interface Harness {
 export function connectionOn(
   gateway: FakeGateway,
   scheduler: TestScheduler,
-  options: Partial<Pick<GatewayConnectionOptions, 'reconnect' | 'random' | 'heartbeatTimeoutMs' | 'requestTimeoutMs'>> & {
+  options: Partial<Pick<GatewayConnectionOptions, 'reconnect' | 'random' | 'heartbeatTimeoutMs' | 'requestTimeoutMs' | 'wire' | 'resume' | 'resumeFrom' | 'userId'>> & {
     token?: () => string;
     refreshDelay?: number;
     resyncDelay?: number;
@@ -158,6 +158,8 @@ export function connectionOn(
     refreshError?: unknown;
     /** Give the connection a `reauthenticate` hook (what a client with an API key does). */
     reauthenticate?: boolean;
+    /** What the fresh session's set-up sends (nothing by default); it settles at once either way. */
+    freshSession?: (request: HandshakeRequester) => void;
   } = {},
 ): Harness {
   const delivered$ = new Subject<ClanstreamEvent>();
@@ -171,8 +173,14 @@ export function connectionOn(
     reconnect: options.reconnect ?? { baseMs: 100, capMs: 1000, maxAttempts: Infinity, loginAttempts: 6 },
     heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 10_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
-    onFreshSession: () => {
+    ...(options.wire ? { wire: options.wire } : {}),
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...(options.resumeFrom ? { resumeFrom: options.resumeFrom } : {}),
+    ...(options.userId ? { userId: options.userId } : {}),
+    onFreshSession: (request) => {
       calls.onFreshSession.push(scheduler.now());
+      // What it sends is not waited for: the set-up settles in the same virtual frame.
+      options.freshSession?.(request);
       return settled(undefined);
     },
     onResync: (reason) => {

@@ -17,6 +17,9 @@ export { ServiceApi, type PageQuery, type ServiceApiOptions, type AuthRecovery }
 export type { AnswerDecoder, RequestOptions } from './api/request.js';
 export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
 
+// The protocol spoken: clanstream's own by default, or another through the same seam
+export * from './protocol/index.js';
+
 // Caches, structures and the outbox
 export type { ClientState } from './state/client-state.js';
 export type { ClanState, ChannelState, UserState, MemberState, RoleState, PresenceState, MessageState } from './state/records.js';
@@ -56,6 +59,7 @@ export {
   type GatewayRequestMap,
   type GatewayRequestOp,
   type GatewayRequestPayload,
+  type HelloPayload,
   type KnownCloseCode,
   type MessageReactionAck,
   type MessageReactionRequest,
@@ -127,4 +131,4 @@ export { backoffDelay, type BackoffOptions } from './util/backoff.js';
 export { silentLogger, type Logger, type LoggerLike, type LogLevel } from './util/logger.js';
 
 // Debug output and unhandled errors
-export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';
+export { DEBUG_TOPICS, debugTopics, type DebugTopic, type DebugRecord, type DebugEvent, type DebugSink, type DebugSetting, type DebugEnvironment, type GatewayDebugRecord, type HttpDebugRecord, type RateLimitDebugRecord, type SyncDebugRecord, type OutboxDebugRecord, type UnhandledErrors } from './debug/index.js';

@@ -85,7 +85,7 @@ function summarise(profile: CpuProfile, limit: number): ProfileSummary {
   return { top, samples };
 }
 
-/** The summary as one Markdown line: "`decodeFrame` (src/gateway/codec.ts) 21.3%, …". */
+/** The summary as one Markdown line: "`decodeFrame` (src/gateway/clanstream-wire.ts) 21.3%, …". */
 export function profileLine(summary: ProfileSummary): string {
   return summary.top.map((e) => `\`${e.name}\`${e.where ? ` (${e.where})` : ''} ${(e.share * 100).toFixed(1)}%`).join(', ');
 }

@@ -25,20 +25,20 @@ import type { ChannelMessage } from '../events/payloads.js';
 import { ApiError } from '../errors/api-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { INSPECT } from '../util/inspect.js';
+import type { AuthRecovery, PageQuery, PlatformApi } from './platform-api.js';
 import { checkAnswer, type AnswerShape } from './answer-check.js';
 import { ANSWER_SHAPES as A } from './answer-shapes.js';
 import { HttpRequester, type HttpMethod, type RequestOptions, type RequestSpec, type RequestTarget } from './request.js';
+import { RestPacing } from './rest-pacing.js';
 
-/** Page parameters of a cursor-paginated list. */
-export interface PageQuery {
-  limit?: number;
-  cursor?: string;
-}
+export type { AuthRecovery, PageQuery } from './platform-api.js';
 
 /** Settings of a {@link ServiceApi}: where to send requests and how to retry them. */
 export interface ServiceApiOptions extends RequestOptions {
   /** Base URL used until a session names its own `api_url` (the login base path). */
   basePath: string;
+  /** Least time between the starts of two requests, ms, in the order they were made (0 or absent: none). */
+  minIntervalMs?: number;
   /**
    * The setting that chose `basePath`, named when the server cannot be reached (default `` `basePath` ``).
    * @internal
@@ -49,31 +49,36 @@ export interface ServiceApiOptions extends RequestOptions {
 /** Where a session's requests go: named in errors when its server cannot be reached. */
 const SESSION_API_URL = 'the `api_url` of the session (the server named it at login)';
 
-/**
- * Called when a bearer request gets a 401 (expired or refused token): renew
- * the session and resolve true to retry once with the new token.
- */
-export type AuthRecovery = () => Promise<boolean>;
-
 const enc = encodeURIComponent;
 
 /**
- * The REST API of the platform (docs/PROTOCOL.md §3), over ofetch. Every
- * method is one route; requests run concurrently.
+ * The REST API of clanstream's protocol (docs/PROTOCOL.md §3), over ofetch:
+ * the {@link PlatformApi} of `clanstreamProtocol`. Every method is one route;
+ * requests run concurrently.
  */
-export class ServiceApi {
+export class ServiceApi implements PlatformApi {
   private readonly requester: HttpRequester;
+  private readonly pacing: RestPacing | undefined;
   private apiUrl: string | undefined;
   #bearer: string | undefined;
   #recovery: AuthRecovery | undefined;
 
   constructor(private readonly options: ServiceApiOptions) {
     this.requester = new HttpRequester(options);
+    if (options.minIntervalMs) this.pacing = new RestPacing(options.minIntervalMs, options.scheduler);
   }
 
   /** Ends every request in flight with a ClosedError (the client is closing); no retry or timeout of theirs remains. */
   cancelAll(): void {
+    this.pacing?.cancelAll();
     this.requester.cancelAll();
+  }
+
+  /** Sends a request once its turn comes (at once unless requests are paced). */
+  private async send<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
+    const turn = this.pacing?.turn(spec.route);
+    if (turn) await turn;
+    return this.requester.request<T>(spec, target);
   }
 
   /** Base URL of the next request: the session's `api_url` once known, the login base before. */
@@ -127,13 +132,13 @@ export class ServiceApi {
     };
     let answer: unknown;
     try {
-      answer = await this.requester.request<unknown>(spec, target);
+      answer = await this.send<unknown>(spec, target);
     } catch (error) {
       // An expired or refused session token is renewed once (refresh, else the API key), then the request is retried.
       if (!(error instanceof ApiError && error.status === 401 && this.#recovery)) throw error;
       // Another request may have refreshed already: only refresh when the token that expired is still the current one.
       if (sentWith === this.#bearer && !(await this.#recovery())) throw error;
-      answer = await this.requester.request<unknown>(spec, target);
+      answer = await this.send<unknown>(spec, target);
     }
     return this.checked<T>(spec.route, shape, Promise.resolve(answer));
   }
@@ -151,7 +156,7 @@ export class ServiceApi {
     return this.checked(
       route,
       A.session,
-      this.requester.request({ method: 'POST', route, path: '/v2/apps/authenticate/token', body: { account }, idempotent: true }, () => this.target({ authorization: `Basic ${basic}` }, 'login')),
+      this.send({ method: 'POST', route, path: '/v2/apps/authenticate/token', body: { account }, idempotent: true }, () => this.target({ authorization: `Basic ${basic}` }, 'login')),
     );
   }
 
@@ -162,7 +167,7 @@ export class ServiceApi {
       route,
       A.session,
       // The refresh token travels in the body: an answer echoing it must not show it.
-      this.requester.request({ method: 'POST', route, path: '/v2/account/session/refresh', body: { refresh_token: refreshToken }, idempotent: true }, () => ({
+      this.send({ method: 'POST', route, path: '/v2/account/session/refresh', body: { refresh_token: refreshToken }, idempotent: true }, () => ({
         ...this.target(),
         secrets: [refreshToken],
       })),

@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { Events } from '../events/names.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
@@ -13,13 +13,18 @@ import { SYNC_DEFAULTS } from './sync.js';
 /** What membership tracking needs from the client. */
 export interface ClanMembershipDeps {
   clientId(): string | undefined;
-  api(): ServiceApi;
+  api(): PlatformApi;
   connection(): GatewayConnection;
   store: Store;
   runtime: ClientRuntime;
   pipeline: InboundPipeline;
   report(error: ClanstreamError): void;
+  /** A fresh session joins clan "0", the DM space, too (the protocol's `dmSpaceJoin`). */
+  joinDmSpace?: boolean;
 }
+
+/** The clan id of the DM space (docs/PROTOCOL.md §1.6). */
+const DM_SPACE = '0';
 
 /**
  * Which clans the gateway session has joined: all of them on a fresh
@@ -30,9 +35,10 @@ export class ClanMembership {
 
   constructor(private readonly deps: ClanMembershipDeps) {}
 
-  /** Joins every clan the bot is in, on a fresh gateway session. */
+  /** Joins every clan the bot is in (and the DM space, when the protocol wants it), on a fresh gateway session. */
   async joinAll(request: HandshakeRequester): Promise<void> {
-    const clanIds = await this.deps.pipeline.clanIdsToJoin(() => this.listAllClanIds());
+    const listed = await this.deps.pipeline.clanIdsToJoin(() => this.listAllClanIds());
+    const clanIds = this.deps.joinDmSpace && !listed.includes(DM_SPACE) ? [...listed, DM_SPACE] : listed;
     this.joined = new Set();
     await Promise.all(
       clanIds.map(async (clanId) => {

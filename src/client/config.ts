@@ -7,9 +7,12 @@ import type { ResumePoint } from '../gateway/connection.js';
 import { FRAME_LIMITS } from '../gateway/frame-limits.js';
 import type { WebSocketLike } from '../gateway/transport.js';
 import type { OutboxOptions } from '../outbound/outbox.js';
+import type { PlatformProtocol, ProtocolSetting } from '../protocol/platform-protocol.js';
+import { resolveProtocol } from '../protocol/protocol-check.js';
 import type { CacheLimits } from '../state/limits.js';
 import type { MessageStore } from '../state/message-store.js';
 import { SYNC_DEFAULTS } from './sync.js';
+import { DEFAULT_CLIENT_TYPE } from '../wallet/prover-client.js';
 import { CLIENT_ADDRESS_SETTINGS } from '../api/network-failure.js';
 
 /** Constructor argument of {@link ServiceClient}: the settings of the platform's SDK (bot id, token, host, port, SSL, timeout, token network URLs), plus clanstream's own. */
@@ -92,6 +95,13 @@ export interface ClientConfigDto {
    * starts and the `resync` lifecycle event says why.
    */
   resumeFrom?: ResumePoint;
+  /**
+   * The protocol spoken: `'clanstream'` (the default: clanstream's JSON, with
+   * resume, idempotent resends and token moves) or a protocol object (for
+   * example the platform's production protocol). Its `defaults` apply to the
+   * settings left unset here (host, port, token-network URLs, …).
+   */
+  protocol?: ProtocolSetting;
 }
 
 /** Reconnect backoff: full jitter between 0 and min(cap, base · 2^attempt). */
@@ -167,6 +177,12 @@ export interface ResolvedClientConfig {
   outbox?: Partial<OutboxOptions>;
   syncConcurrency: number;
   resumeFrom?: ResumePoint;
+  /** The protocol spoken (clanstream's unless the config named another). */
+  protocol: PlatformProtocol;
+  /** `client_type` of proof requests: the protocol's, else `"bot"`. */
+  proverClientType: string;
+  /** Least time between the starts of two REST requests, ms: the protocol's, else 0 (none). */
+  restIntervalMs: number;
 }
 
 function positive(value: number | undefined, path: string, issues: Array<{ path: string; message: string; code: 'invalid' }>): void {
@@ -240,16 +256,19 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     if (typeof resumeFrom.sessionId !== 'string' || resumeFrom.sessionId === '') issues.push({ path: 'resumeFrom.sessionId', message: 'must be a session id', code: 'invalid' });
     if (!(Number.isInteger(resumeFrom.seq) && (resumeFrom.seq as number) >= 0)) issues.push({ path: 'resumeFrom.seq', message: 'must be an integer of at least 0', code: 'invalid' });
   }
+  const protocol = resolveProtocol(config.protocol, issues);
   if (issues.length > 0) throw new ValidationError(issues, 'client config');
+  // A setting left unset takes the protocol's default, then clanstream's.
+  const defaults = protocol.defaults ?? {};
   const resolved: ResolvedClientConfig = {
     botId: config.botId,
     token: config.token,
-    host: config.host ?? CLIENT_DEFAULTS.host,
-    port: port ?? CLIENT_DEFAULTS.port,
-    useSSL: useSSL ?? CLIENT_DEFAULTS.useSSL,
+    host: config.host ?? defaults.host ?? CLIENT_DEFAULTS.host,
+    port: port ?? defaults.port ?? CLIENT_DEFAULTS.port,
+    useSSL: useSSL ?? defaults.useSSL ?? CLIENT_DEFAULTS.useSSL,
     timeout: config.timeout ?? CLIENT_DEFAULTS.timeout,
-    mmnApiUrl: config.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
-    zkApiUrl: config.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
+    mmnApiUrl: config.mmnApiUrl ?? defaults.mmnApiUrl ?? CLIENT_DEFAULTS.mmnApiUrl,
+    zkApiUrl: config.zkApiUrl ?? defaults.zkApiUrl ?? CLIENT_DEFAULTS.zkApiUrl,
     tokenNetworkFromSession: config.mmnApiUrl === undefined && config.zkApiUrl === undefined,
     // A client with no host goes to the platform's production host: an error must say so, not just ENOTFOUND.
     addressSetting: config.host === undefined ? CLIENT_ADDRESS_SETTINGS.replace('`host`', `\`host\` (not set, so the default ${CLIENT_DEFAULTS.host} was used)`) : CLIENT_ADDRESS_SETTINGS,
@@ -263,6 +282,9 @@ export function resolveConfig(config: ClientConfigDto): ResolvedClientConfig {
     random: config.random ?? Math.random,
     unhandledErrors: config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT,
     syncConcurrency: config.syncConcurrency ?? SYNC_DEFAULTS.concurrency,
+    protocol,
+    proverClientType: defaults.proverClientType ?? DEFAULT_CLIENT_TYPE,
+    restIntervalMs: defaults.restIntervalMs ?? 0,
   };
   if (config.logger) resolved.logger = config.logger;
   if (config.debug !== undefined) resolved.debug = config.debug;

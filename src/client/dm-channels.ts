@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import { ApiError } from '../errors/api-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ApiChannelDescription } from '../model/api.js';
@@ -14,7 +14,7 @@ export class DmChannels {
 
   constructor(
     private readonly store: Store,
-    private readonly api: () => ServiceApi,
+    private readonly api: () => PlatformApi,
     private readonly selfId: () => string | undefined,
   ) {}
 

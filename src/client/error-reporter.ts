@@ -28,10 +28,19 @@ export class ErrorReporter {
 
   /** `reachesCaller`: the error also reaches a caller (the `login()` it rejects), so it is not unhandled. */
   report(error: ClanstreamError, reachesCaller = false): void {
-    const { redactor, logger, errors } = this.deps;
     // Errors quoting a frame or a server's words may repeat one of the client's secrets; none reaches errors$.
-    redactor.redactError(error);
-    logger.warn(`${error.name}: ${error.message}`);
+    this.deps.redactor.redactError(error);
+    this.deps.logger.warn(`${error.name}: ${error.message}`);
+    this.deliver(error, reachesCaller);
+  }
+
+  /** An error another reporter has redacted and logged already (a client this one wraps): put on `errors$`, and printed when nobody handles it. */
+  relay(error: ClanstreamError): void {
+    this.deliver(error, false);
+  }
+
+  private deliver(error: ClanstreamError, reachesCaller: boolean): void {
+    const { redactor, errors } = this.deps;
     const handled = errors.observed || this.deps.userLogger || reachesCaller;
     errors.next(error as AnyClanstreamError);
     if (!handled && this.deps.unhandledErrors === 'print') writeToStderr(describeUnhandled(error as AnyClanstreamError, (text) => redactor.redact(text)));

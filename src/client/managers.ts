@@ -1,8 +1,11 @@
-import { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { DebugSink } from '../debug/records.js';
+import { AuthenticationError } from '../errors/authentication-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { GatewayConnection, type HandshakeRequester } from '../gateway/connection.js';
+import { guardApi } from '../protocol/capability-guard.js';
+import type { PlatformProtocol } from '../protocol/platform-protocol.js';
 import { Session, type StoredSession } from '../session/session.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { SecretRedactor } from '../util/redact.js';
@@ -10,15 +13,14 @@ import type { ResolvedClientConfig } from './config.js';
 
 /** The managers `login()` works through, made by `initManager`. */
 export interface Managers {
-  api: ServiceApi;
+  /** The protocol's REST API, as its capabilities allow it to be called. */
+  api: PlatformApi;
   sessions: SessionManager;
   connection: GatewayConnection;
 }
 
 /** What the managers call back into the client. */
 export interface ManagerHooks {
-  /** URL of the next gateway attempt, token included. */
-  gatewayUrl(): string;
   /** Runs on a fresh gateway session before it counts as ready (clan joins). */
   onFreshSession(request: HandshakeRequester): Promise<unknown>;
   /** After a lost session: fetch state again. */
@@ -31,29 +33,43 @@ export interface ManagerHooks {
   debug?: DebugSink;
 }
 
-/** Makes the REST API, the session manager (restoring `sessionApi` if given) and the gateway connection. */
-export function createManagers(config: ResolvedClientConfig, basePath: string, hooks: ManagerHooks, sessionApi?: Session | StoredSession): Managers {
-  const api = new ServiceApi({
-    basePath,
-    basePathSetting: config.addressSetting,
-    timeoutMs: config.timeout,
-    ...config.apiRetry,
-    retries: config.apiRetry.retries,
-    scheduler: config.scheduler,
-    random: config.random,
-    ...(config.fetch ? { fetch: config.fetch } : {}),
-    redactor: hooks.redactor,
-    report: (error) => hooks.report(error),
-    ...(hooks.debug ? { debug: hooks.debug } : {}),
-  });
-  const restored = sessionApi === undefined ? undefined : sessionApi instanceof Session ? sessionApi : Session.restore(sessionApi);
-  const sessions = new SessionManager(api, restored, { appId: config.botId, apiKey: config.token, now: () => config.scheduler.now() });
+/**
+ * Makes the protocol's REST API, the session manager (restoring `sessionApi`
+ * if given) and the gateway connection speaking the protocol's wire.
+ */
+export function createManagers(protocol: PlatformProtocol, config: ResolvedClientConfig, basePath: string, hooks: ManagerHooks, sessionApi?: Session | StoredSession): Managers {
+  const api = guardApi(
+    protocol.createApi({
+      basePath,
+      basePathSetting: config.addressSetting,
+      timeoutMs: config.timeout,
+      ...config.apiRetry,
+      retries: config.apiRetry.retries,
+      scheduler: config.scheduler,
+      random: config.random,
+      ...(config.restIntervalMs > 0 ? { minIntervalMs: config.restIntervalMs } : {}),
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+      redactor: hooks.redactor,
+      report: (error) => hooks.report(error),
+      ...(hooks.debug ? { debug: hooks.debug } : {}),
+    }),
+    protocol,
+  );
+  const restored = sessionApi === undefined ? undefined : sessionApi instanceof Session ? sessionApi : Session.restore(sessionApi, protocol.session.claims);
+  const sessions = new SessionManager(api, restored, { appId: config.botId, apiKey: config.token, now: () => config.scheduler.now(), format: protocol.session });
   api.onTokenExpired(async () => {
     await sessions.refresh();
     return true;
   });
   const connection = new GatewayConnection({
-    url: () => hooks.gatewayUrl(),
+    // Read at each attempt, so a renewed token is used by the next socket.
+    url: () => {
+      const session = sessions.getSession();
+      if (!session) throw new AuthenticationError('there is no session with a gateway URL: call login() first');
+      return protocol.gatewayUrl(session);
+    },
+    wire: protocol.wire,
+    resume: protocol.can.resume,
     ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
     userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),

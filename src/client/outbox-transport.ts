@@ -15,9 +15,11 @@ export function notLoggedIn(op: string): ClosedError {
  * What a client's outbox sends through: the gateway connection of the
  * current login (read at each send), or, without one, a ClosedError saying
  * so. Waits and depth changes go to the client's debug channel.
+ * `idempotentWrites`: whether the protocol stores a write sent twice once.
  */
-export function outboxTransport(status$: Observable<ConnectionStatus>, connection: () => GatewayConnection | undefined, debug: DebugChannel): OutboxTransport {
+export function outboxTransport(status$: Observable<ConnectionStatus>, connection: () => GatewayConnection | undefined, debug: DebugChannel, idempotentWrites = true): OutboxTransport {
   return {
+    idempotentWrites,
     ready$: status$.pipe(map((status) => status === 'ready')),
     // The outbox subscribes at once: no defer (one more Observable and subscriber per message sent).
     request$: (op, payload, timeoutMs) => {

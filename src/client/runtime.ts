@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import { ApiError } from '../errors/api-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
@@ -17,7 +17,7 @@ import type { SendTokenData, SendTokenResult } from '../wallet/types.js';
 
 /** What the runtime needs from the client. */
 export interface RuntimeDeps {
-  api(): ServiceApi;
+  api(): PlatformApi;
   outbox(): ActionQueue;
   clientId(): string | undefined;
   sessionToken(): string | undefined;
@@ -123,7 +123,7 @@ export class ClientRuntime implements ClientContext {
     return new CacheManager<string, V>(source, what, pending as Map<string, Promise<V>>, name);
   }
 
-  api(): ServiceApi {
+  api(): PlatformApi {
     return this.deps.api();
   }
 

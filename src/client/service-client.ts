@@ -1,5 +1,5 @@
 import { BehaviorSubject, from, race, skip, Subject, switchMap, takeUntil, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ApiChannelDescription, ApiFriendList, ApiOk } from '../model/api.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { Outbox, OUTBOX_DEFAULTS } from '../outbound/outbox.js';
@@ -18,14 +18,12 @@ import { StateSync, type SyncReport } from './sync.js';
 import { DebugChannel } from '../debug/debug-channel.js';
 import type { DebugRecord } from '../debug/records.js';
 import { debugTopics } from '../debug/switch.js';
-import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { Events } from '../events/names.js';
 import type { GatewayConnection } from '../gateway/connection.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
-import { GATEWAY_PATH, PROTOCOL_VERSION } from '../gateway/protocol.js';
 import { missingWebSocket } from '../gateway/websocket-support.js';
 import type { Session, StoredSession } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
@@ -140,14 +138,14 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       this.#messageStore,
     );
     this.#outbox = new Outbox(
-      outboxTransport(this.#status, () => this.#managers?.connection, this.#debug),
+      outboxTransport(this.#status, () => this.#managers?.connection, this.#debug, config.protocol.can.idempotentWrites),
       { ...OUTBOX_DEFAULTS, requestTimeoutMs: config.requestTimeoutMs, ...config.outbox },
       config.scheduler,
     );
     // Nothing waits in the outbox for a login that may never come: until login() it refuses at once.
     this.#outbox.refuse((op) => notLoggedIn(op));
     this.#dms = new DmChannels(this.#store, () => this.api, () => this.clientId);
-    this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink);
+    this.#sync = new StateSync(() => this.api, this.#store, this.runtime, () => this.clientId, this.#messageStore, config.syncConcurrency, this.#debug.sink, config.protocol.can);
     this.#membership = new ClanMembership({
       clientId: () => this.clientId,
       api: () => this.api,
@@ -156,6 +154,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       runtime: this.runtime,
       pipeline: this.#pipeline,
       report: (error) => this.report(error),
+      joinDmSpace: config.protocol.can.dmSpaceJoin,
     });
     this.#wallet = new Wallet({
       userId: () => this.clientId,
@@ -170,6 +169,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       apiRetry: config.apiRetry,
       ...(config.fetch ? { fetch: config.fetch } : {}),
       logger: this.#logger,
+      clientType: config.proverClientType,
       redactor: this.#redactor,
     });
     // Order matters: duplicates go first, then the caches apply the event, then the rest reads them.
@@ -250,8 +250,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     return this.#debug.records$;
   }
 
-  /** The REST API (available once `login()` has started). */
-  get api(): ServiceApi {
+  /** The REST API (available after `initManager`/`login`). */
+  get api(): PlatformApi {
     return this.managers().api;
   }
 
@@ -294,10 +294,10 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     if (this.#managers) return;
     this.loginBasePath = basePath;
     const managers = createManagers(
+      this.#config.protocol,
       this.#config,
       basePath,
       {
-        gatewayUrl: () => this.gatewayUrl(),
         onFreshSession: (request) => this.#membership.joinAll(request),
         onResync: (reason) => this.#pipeline.resync(reason),
         deliver: (event) => this.#pipeline.push(event),
@@ -316,6 +316,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       }),
     );
     let liveToken: string | undefined;
+    const canMoveSocket = this.#config.protocol.can.socketTokenMove;
     // A newer token supersedes a move still waiting to be tried again.
     const socketMoves = new Subject<string>();
     this.#background.push(socketMoves.pipe(switchMap((token) => moveSocketTo(connection, token, { scheduler: this.#config.scheduler, report: (error) => this.report(error) }))).subscribe());
@@ -325,7 +326,8 @@ export class ServiceClient extends CachedSurface implements BotSurface {
         this.#redactor.add(session.token);
         this.#redactor.add(session.refresh_token);
         // A refresh while connected moves the live socket onto the new token, so it is not closed when the old one expires.
-        if (connection.isReady && liveToken !== undefined && liveToken !== session.token) socketMoves.next(session.token);
+        // A protocol that cannot move a socket uses the new token from its next connection on (the URL is read at each).
+        if (canMoveSocket && connection.isReady && liveToken !== undefined && liveToken !== session.token) socketMoves.next(session.token);
         liveToken = session.token;
       }),
     );
@@ -339,12 +341,6 @@ export class ServiceClient extends CachedSurface implements BotSurface {
       }),
     );
     this.#managers = managers;
-  }
-
-  private gatewayUrl(): string {
-    const session = this.managers().sessions.getSession();
-    if (!session?.ws_url) throw new AuthenticationError('there is no session with a gateway URL: call login() first');
-    return `${session.ws_url}${GATEWAY_PATH}?token=${encodeURIComponent(session.token)}&protocol=${PROTOCOL_VERSION}`;
   }
 
   /**

@@ -1,8 +1,9 @@
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { DebugSink, SyncDebugRecord } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiChannelDescription, ApiClanMember } from '../model/api.js';
+import type { ProtocolCapabilities } from '../protocol/platform-protocol.js';
 import type { MessageStore } from '../state/message-store.js';
 import type { Store } from '../state/store.js';
 import { collectPages, PAGINATION_LIMITS } from './pagination.js';
@@ -24,21 +25,26 @@ export interface SyncReport {
   requests: number;
 }
 
+/** What the sync needs the protocol to be able to fetch; without it, that part is skipped. */
+export type SyncCapabilities = Pick<ProtocolCapabilities, 'userLookup' | 'history'>;
+
 /**
  * Loads what the client holds: clans, the channels of each (a bounded
  * number of clans at a time, every page), DM channels and the bot's own
  * profile. At login it fills the caches; after a lost session it replaces
- * them, so nothing missed stays wrong.
+ * them, so nothing missed stays wrong. What the protocol cannot fetch (the
+ * bot's profile without `userLookup`, history without `history`) is skipped.
  */
 export class StateSync {
   constructor(
-    private readonly api: () => ServiceApi,
+    private readonly api: () => PlatformApi,
     private readonly store: Store,
     private readonly runtime: ClientRuntime,
     private readonly selfId: () => string | undefined,
     private readonly messageStore: MessageStore,
     private readonly concurrency: number = SYNC_DEFAULTS.concurrency,
     private readonly debug?: DebugSink,
+    private readonly can: SyncCapabilities = { userLookup: true, history: true },
   ) {}
 
   /** Reports each page of one list as a debug event. */
@@ -114,7 +120,7 @@ export class StateSync {
     );
     this.store.dispatch({ type: 'sync/dm-channels', channels: dms, replace });
     const selfId = this.selfId();
-    if (selfId) {
+    if (selfId && this.can.userLookup) {
       count();
       this.store.dispatch({ type: 'sync/users', users: [await api.getUser(selfId)] });
     }
@@ -128,10 +134,16 @@ export class StateSync {
    * the window meanwhile (new messages, edits, reactions, deletions) is kept
    * over the page. A window that cannot be fetched is dropped; resolves with
    * why, for each one that failed for another reason than being gone.
+   * Without `history` every window is dropped (a window kept would get new
+   * events appended after a hole), and that is no failure.
    */
   async refreshWindows(): Promise<string[]> {
     const channelIds = [...this.store.state.messages.keys()];
     const failures: string[] = [];
+    if (!this.can.history) {
+      for (const channelId of channelIds) this.store.dispatch({ type: 'sync/messages', channelId, messages: [], replace: true });
+      return failures;
+    }
     await lastValueFrom(
       from(channelIds).pipe(
         mergeMap(async (channelId) => {

@@ -17,6 +17,8 @@ export function describeDebugEvent(event: DebugEvent): string {
       return `the session could not be resumed (${event.reason}); starting a fresh one`;
     case 'session_started':
       return `fresh session ${event.sessionId} started at event ${event.seq}`;
+    case 'frame_ignored':
+      return `ignored ${event.what}`;
     case 'http_answer':
       return `${event.route.split(' ')[0]} ${event.url} answered ${event.status}`;
     case 'http_failure':

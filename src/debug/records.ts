@@ -19,7 +19,9 @@ export type GatewayDebugRecord =
   /** The session could not be resumed; a fresh one follows. */
   | { topic: 'gateway'; type: 'resume_failed'; reason: string }
   /** A fresh session started at this sequence number. */
-  | { topic: 'gateway'; type: 'session_started'; sessionId: string; seq: number };
+  | { topic: 'gateway'; type: 'session_started'; sessionId: string; seq: number }
+  /** A frame the client has no use for was dropped quietly (a push of a kind with no event, say what it was). */
+  | { topic: 'gateway'; type: 'frame_ignored'; what: string };
 
 /** What each HTTP request met: the address tried (secrets and query removed) and what answered, or why nothing did. */
 export type HttpDebugRecord =

@@ -10,6 +10,7 @@ import type { QueueFullError } from './queue-full-error.js';
 import type { ListenerError } from './listener-error.js';
 import type { ClosedError } from './closed-error.js';
 import type { BufferOverflowError } from './buffer-overflow-error.js';
+import type { UnsupportedError } from './unsupported-error.js';
 import type { ClockSkewError } from './clock-skew-error.js';
 
 /** Every error clanstream raises, discriminated by `kind`. */
@@ -26,4 +27,5 @@ export type AnyClanstreamError =
   | ListenerError
   | ClosedError
   | BufferOverflowError
+  | UnsupportedError
   | ClockSkewError;

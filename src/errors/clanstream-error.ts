@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'listener'
   | 'overflow'
   | 'closed'
+  | 'unsupported'
   | 'clock_skew';
 
 /**

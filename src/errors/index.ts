@@ -11,6 +11,7 @@ export { QueueFullError } from './queue-full-error.js';
 export { ListenerError } from './listener-error.js';
 export { ClosedError, type ClosedOutcome } from './closed-error.js';
 export { BufferOverflowError } from './buffer-overflow-error.js';
+export { UnsupportedError } from './unsupported-error.js';
 export { ClockSkewError } from './clock-skew-error.js';
 
 export type { AnyClanstreamError } from './any-error.js';

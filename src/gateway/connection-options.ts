@@ -6,6 +6,7 @@ import type { SecretRedactor } from '../util/redact.js';
 import type { WaitRange } from '../util/wait-limits.js';
 import type { GatewayReplyPayload, GatewayRequestOp, GatewayRequestPayload } from './protocol.js';
 import type { TransportSignal, WebSocketLike } from './transport.js';
+import type { WireProtocol } from './wire.js';
 
 /** Bounds on what the server decides for a connection. */
 export const GATEWAY_LIMITS = {
@@ -39,6 +40,14 @@ export interface GatewayConnectionOptions {
   userId?: () => string | undefined;
   /** URL of the next attempt, token included; read at each attempt so a refreshed token is used. */
   url: () => string;
+  /** The socket protocol: how a socket is greeted, and a codec per socket (default: clanstream's JSON, `clanstreamWire`). */
+  wire?: WireProtocol;
+  /**
+   * Whether a session outlives its socket (default true). Without, every
+   * socket starts a fresh session, a reconnect announces `resync` after
+   * `onResync`, and a `resumeFrom` point yields a `resync` saying so.
+   */
+  resume?: boolean;
   /** Opens a socket (a test double in marble tests). */
   transport?: (url: string) => Observable<TransportSignal>;
   WebSocket?: WebSocketLike;

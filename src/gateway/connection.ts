@@ -24,55 +24,50 @@ import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { TimeoutError } from '../errors/timeout-error.js';
 import { backoffDelay } from '../util/backoff.js';
-import { checkWait } from '../util/wait-limits.js';
-import { decodeFrame } from './codec.js';
-import { FrameSizeGuard, inboundFrameTooLarge } from './frame-limits.js';
-import { NOT_SENT, type PendingRequest, type ReplyHandler } from './pending-request.js';
-import { heartbeat, HeartbeatTimeout } from './heartbeat.js';
+import { clanstreamWire } from './clanstream-wire.js';
+import { localSessionId } from './local-session.js';
+import { NOT_SENT, type ReplyHandler } from './pending-request.js';
+import { heartbeat } from './heartbeat.js';
+import { AttemptEnded, attemptEndedBy } from './attempt-ended.js';
+import { inboundFrameTooLarge } from './frame-limits.js';
 import type { ConnectionStatus, LifecycleEvent } from './lifecycle.js';
 import {
   closeCodeInfo,
   REPLY_OP,
-  type CloseAction,
   type GatewayReplyPayload,
   type GatewayRequestOp,
   type GatewayRequestPayload,
   type ResumeFailedPayload,
   type ResumedPayload,
 } from './protocol.js';
-import { PendingRequests } from './pending-requests.js';
+import { SocketRequests } from './socket-requests.js';
 import { RenewalPacing } from './renewal-pacing.js';
 import { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester } from './connection-options.js';
 import { openTransport, type Transport } from './transport.js';
+import { frameExcerpt, type CodecContext, type WireFrame, type WireProtocol } from './wire.js';
 
 export { GATEWAY_LIMITS, type GatewayConnectionOptions, type HandshakeRequester, type ResumePoint } from './connection-options.js';
 
-/** Why one connection attempt ended. */
-class AttemptEnded extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-    readonly action: CloseAction,
-  ) {
-    super(`connection closed (${code}${reason ? `: ${reason}` : ''})`);
-  }
-}
-
 /** What one socket has been through. */
 interface SocketState {
-  /** `hello` arrived: the handshake and the heartbeat are running. */
+  /** Greeted (`hello` arrived, or the socket opened, for a protocol greeted on open): the handshake and the heartbeat are running. */
   greeted: boolean;
 }
+
+/** Why a session was not resumed when the protocol cannot resume any (the `resync` event's reason). */
+export const NO_RESUME_REASON = 'the protocol cannot resume a session';
 
 /**
  * One logical gateway connection over many sockets: connect → hello →
  * resume (or start) → ready, heartbeats, requests matched to replies by
  * `cid`, each event delivered once and in order, and reconnection with
  * exponential backoff and full jitter, reset once a connection is ready.
+ * Frames are written and read by the protocol's codec (clanstream's JSON by
+ * default); a protocol greeted on open is ready once its socket is open and
+ * the fresh session is set up, and without resume each socket is a fresh
+ * session followed by `resync`.
  */
 export class GatewayConnection {
   readonly status$ = new BehaviorSubject<ConnectionStatus>('closed');
@@ -80,13 +75,15 @@ export class GatewayConnection {
   private sessionId: string | undefined;
   private userId = '';
   private lastSeq = 0;
-  private transport: Transport | undefined;
+  private readonly wire: WireProtocol;
+  private readonly canResume: boolean;
+  private readonly codecContext: CodecContext;
   private ready = false;
   private everReady = false;
   private attempts = 0;
   private disconnectedAt = 0;
   private resyncReason: string | undefined;
-  private readonly pending: PendingRequests;
+  private readonly requests: SocketRequests;
   private loop: Subscription | undefined;
   /** Ends pending `connect()` calls: a fatal error, or a ClosedError when the client closes first. */
   private readonly fatal$ = new Subject<ClanstreamError>();
@@ -99,11 +96,13 @@ export class GatewayConnection {
   /** A resync started by numbering gone wrong is running: another is not started on top of it. */
   private renumberResync: Promise<void> | undefined;
   /** Every frame sent is checked here against the limit of the server's hello. */
-  private readonly frameSizes = new FrameSizeGuard();
 
   constructor(private readonly options: GatewayConnectionOptions) {
-    this.pending = new PendingRequests(options.scheduler);
+    this.requests = new SocketRequests(options.scheduler, () => this.ready);
     this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
+    this.wire = options.wire ?? clanstreamWire;
+    this.canResume = options.resume ?? true;
+    this.codecContext = { debug: (event) => this.options.debug?.(event) };
 
     if (options.resumeFrom) {
       this.sessionId = options.resumeFrom.sessionId;
@@ -178,12 +177,12 @@ export class GatewayConnection {
   }
 
   private typedSend$<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, duringHandshake: boolean): Observable<GatewayReplyPayload<K>> {
-    return this.open$(op, payload, timeoutMs, duringHandshake, REPLY_OP[op]) as Observable<GatewayReplyPayload<K>>;
+    return this.requests.open$(op, payload, timeoutMs, duringHandshake, REPLY_OP[op]) as Observable<GatewayReplyPayload<K>>;
   }
 
   /** A request whose reply op is read by the caller (resume: `resumed` or `resume_failed`). */
   private send$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean): Observable<{ op: string; payload: unknown }> {
-    return this.open$(op, payload, timeoutMs, duringHandshake, undefined) as Observable<{ op: string; payload: unknown }>;
+    return this.requests.open$(op, payload, timeoutMs, duringHandshake, undefined) as Observable<{ op: string; payload: unknown }>;
   }
 
   /**
@@ -193,36 +192,7 @@ export class GatewayConnection {
    * outbox sends one per message); the handle it returns stops waiting.
    */
   send<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>, timeoutMs: number, handler: ReplyHandler): { unsubscribe(): void } {
-    return this.register(op, payload, timeoutMs, false, REPLY_OP[op], handler) ?? NOT_SENT;
-  }
-
-  /**
-   * Sends on subscribe and emits the reply: its payload when `expect` names the reply op (any
-   * other op is a ProtocolError), else `{op, payload}`. The check happens where the reply is
-   * matched, with no operator per request.
-   */
-  private open$(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined): Observable<unknown> {
-    return new Observable<unknown>((subscriber) => this.register(op, payload, timeoutMs, duringHandshake, expect, subscriber));
-  }
-
-  /** Sends a request and waits for its reply; undefined when it could not be sent (`handler` was told why). */
-  private register(op: string, payload: unknown, timeoutMs: number, duringHandshake: boolean, expect: string | undefined, handler: ReplyHandler): PendingRequest | undefined {
-    const transport = this.transport;
-    if (!transport || (!duringHandshake && !this.ready)) {
-      handler.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
-      return undefined;
-    }
-    const request = this.pending.add(op, expect, handler, timeoutMs);
-    const frame = JSON.stringify({ cid: request.cid, [op]: payload });
-    const tooLarge = this.frameSizes.refusal(op, frame);
-    if (tooLarge) {
-      // Sent, it would be refused or cut off with 1009, and resent after every reconnect.
-      request.unsubscribe();
-      handler.error(tooLarge);
-      return undefined;
-    }
-    transport.send(frame);
-    return request;
+    return this.requests.register(op, payload, timeoutMs, false, REPLY_OP[op], handler) ?? NOT_SENT;
   }
 
   // ---------------- the connection loop ----------------
@@ -250,10 +220,10 @@ export class GatewayConnection {
       subscriptions.push(
         factory(url).subscribe({
           next: (signal) => {
-            if (typeof signal === 'string') {
+            if (typeof signal === 'string' || signal instanceof Uint8Array) {
               this.onFrame(signal, end, keep, socket);
             } else if (signal.type === 'open') {
-              this.transport = signal.transport;
+              this.opened(signal.transport, end, keep, socket);
             } else if (signal.type === 'message') {
               this.onFrame(signal.data, end, keep, socket);
             } else if (signal.type === 'oversized') {
@@ -274,9 +244,8 @@ export class GatewayConnection {
       );
       return () => {
         for (const s of subscriptions) s.unsubscribe();
-        this.transport = undefined;
         this.ready = false;
-        this.pending.failAll(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
+        this.requests.detach(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
       };
     });
   }
@@ -285,8 +254,26 @@ export class GatewayConnection {
     return this.options.redactor ? this.options.redactor.redact(text) : text;
   }
 
-  private onFrame(text: string, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
-    const frame = decodeFrame(text);
+  /** A socket opened: its codec, and for a protocol greeted on open, the fresh session and the heartbeat at once. */
+  private opened(transport: Transport, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
+    this.requests.attach(transport, this.wire.open(this.codecContext));
+    const { greeting } = this.wire;
+    if (greeting.kind !== 'on-open') return;
+    socket.greeted = true;
+    this.greeted(greeting.heartbeatIntervalMs, end, keep);
+  }
+
+  /** Runs the handshake, then the heartbeat at `intervalMs`. Heartbeats bypass everything else that is sent, so a busy client never starves them. */
+  private greeted(intervalMs: number, end: (error: unknown) => void, keep: (s: Subscription) => void): void {
+    const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
+    const beat$ = heartbeat(ping, intervalMs, this.options.heartbeatTimeoutMs, this.options.scheduler);
+    keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
+  }
+
+  private onFrame(wireFrame: WireFrame, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
+    // A frame can only come after `open`, which made the codec.
+    const frame = this.requests.codec!.decode(wireFrame);
+    if (frame === undefined) return; // a chunk of something longer, or a push the codec dropped quietly
     if (frame instanceof ProtocolError) {
       this.options.report(frame);
       return;
@@ -321,62 +308,58 @@ export class GatewayConnection {
         return;
       }
       case 'hello': {
+        if (this.wire.greeting.kind !== 'hello') {
+          this.options.report(new ProtocolError('the server sent hello, which this protocol is not greeted with (ignored)', frameExcerpt(wireFrame)));
+          return;
+        }
         if (socket.greeted) {
           // A second hello must not start the handshake (or the heartbeat) again.
-          this.options.report(new ProtocolError('the server sent hello again on the same connection (ignored)', text));
+          this.options.report(new ProtocolError('the server sent hello again on the same connection (ignored)', frameExcerpt(wireFrame)));
           return;
         }
         socket.greeted = true;
         // An absurd interval was replaced by the nearest bound (HELLO_LIMITS): the handshake goes on, and the error stream hears of it.
         if (frame.problem) this.options.report(frame.problem);
-        const frameLimitProblem = this.frameSizes.greet(frame.hello.max_frame_bytes, text);
+        const frameLimitProblem = this.requests.frameSizes.greet(frame.hello.max_frame_bytes, frameExcerpt(wireFrame));
         if (frameLimitProblem) this.options.report(frameLimitProblem);
-        // Heartbeats bypass everything else that is sent, so a busy client never starves them.
-        const ping = () => this.send$('ping', {}, this.options.heartbeatTimeoutMs, true);
-        const beat$ = heartbeat(ping, frame.hello.heartbeat_interval_ms, this.options.heartbeatTimeoutMs, this.options.scheduler);
-        keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
+        this.greeted(frame.hello.heartbeat_interval_ms, end, keep);
         return;
       }
       case 'reply':
         // A malformed acknowledgement fails its request, and the error stream hears of it.
-        return this.pending.answer(frame.cid, frame.op, frame.payload, text, this.reportProblem);
-      case 'error': {
-        const pending = frame.cid === undefined ? undefined : this.pending.get(frame.cid);
-        const given = frame.error;
-        let retryAfter = given.retry_after_ms;
-        if (given.code === 'rate_limited') {
-          const wait = checkWait(given.retry_after_ms, GATEWAY_LIMITS.retryAfterMs, 'retry_after_ms of a rate_limited reply');
-          if (wait.problem) this.options.report(new ProtocolError(wait.problem, text));
-          retryAfter = wait.ms;
-        }
-        const error = new GatewayError({ ...given, ...(retryAfter !== undefined ? { retry_after_ms: retryAfter } : {}), op: pending?.op ?? 'frame' });
-        this.options.redactor?.redactError(error);
-        if (!pending) {
-          this.options.report(error);
-          return;
-        }
-        this.pending.fail(frame.cid!, error);
-        return;
-      }
+        return this.requests.pending.answer(frame.cid, frame.op, frame.payload, wireFrame, this.reportProblem);
+      case 'error':
+        return this.requests.refused(frame.cid, frame.error, wireFrame, this.reportProblem, this.options.redactor);
     }
   }
 
-  /** resume (when there is a session) or start; completes once the connection is ready. */
+  /**
+   * resume (when there is a session and the protocol can) or start; for a protocol greeted on open, the fresh
+   * session of this socket. Completes once the connection is ready.
+   */
   private handshake$(): Observable<never> {
     const timeoutMs = this.options.requestTimeoutMs;
     const early: HandshakeRequester = (op, payload) => firstValueFrom(this.typedSend$(op, payload, timeoutMs, true));
-    const start$ = (): Observable<never> =>
-      this.typedSend$('start', {}, timeoutMs, true).pipe(
-        switchMap((ready) => {
-          this.sessionId = ready.session_id;
-          this.userId = ready.user_id;
-          this.lastSeq = ready.seq;
-          this.options.debug?.({ topic: 'gateway', type: 'session_started', sessionId: ready.session_id, seq: ready.seq });
-          return from(this.options.onFreshSession?.(early) ?? Promise.resolve());
-        }),
+    const setUp$ = (sessionId: string, userId: string, seq: number): Observable<never> => {
+      this.sessionId = sessionId;
+      this.userId = userId;
+      this.lastSeq = seq;
+      this.options.debug?.({ topic: 'gateway', type: 'session_started', sessionId, seq });
+      return from(this.options.onFreshSession?.(early) ?? Promise.resolve()).pipe(
         tap(() => this.markReady(false, 0)),
         ignoreElements(),
       );
+    };
+    if (this.sessionId !== undefined && !this.canResume) {
+      // The session of the last socket (or the `resumeFrom` point) is gone with it: what was missed is fetched again.
+      this.resyncReason ??= NO_RESUME_REASON;
+      this.forgetSession();
+    }
+    if (this.wire.greeting.kind === 'on-open') {
+      // No session on the wire: a local id names this socket's, and events are numbered per socket from 1.
+      return defer(() => setUp$(localSessionId(this.options.random), this.options.userId?.() ?? '', 0));
+    }
+    const start$ = (): Observable<never> => this.typedSend$('start', {}, timeoutMs, true).pipe(switchMap((ready) => setUp$(ready.session_id, ready.user_id, ready.seq)));
     if (!this.sessionId) return start$();
     const sessionId = this.sessionId;
     this.options.debug?.({ topic: 'gateway', type: 'resuming', sessionId, seq: this.lastSeq });
@@ -448,7 +431,7 @@ export class GatewayConnection {
 
   /** Decides what follows a failed attempt: a delay before the next one, or the end. */
   private afterAttempt(error: unknown): Observable<unknown> {
-    const ended = error instanceof AttemptEnded ? error : this.classify(error);
+    const ended = error instanceof AttemptEnded ? error : attemptEndedBy(error);
     this.options.debug?.({ topic: 'gateway', type: 'closed', code: ended.code, reason: ended.reason, next: ended.action });
     if (this.ready || this.status$.value === 'ready') {
       this.disconnectedAt = this.options.scheduler.now();
@@ -506,14 +489,6 @@ export class GatewayConnection {
     return timer(delayMs, this.options.scheduler);
   }
 
-  private classify(error: unknown): AttemptEnded {
-    if (error instanceof HeartbeatTimeout) return new AttemptEnded(4000, error.message, 'resume');
-    if (error instanceof TimeoutError) return new AttemptEnded(4000, error.message, 'resume');
-    if (error instanceof GatewayError) return new AttemptEnded(4000, error.message, error.code === 'unauthenticated' ? 'refresh' : 'resume');
-    if (error instanceof AuthenticationError) return new AttemptEnded(4003, error.message, 'fatal');
-    if (error instanceof ConnectionError && error.fatal) return new AttemptEnded(error.closeCode ?? 4000, error.message, 'fatal');
-    return new AttemptEnded(4000, error instanceof Error ? error.message : String(error), 'resume');
-  }
 
   private stopWith(error: unknown): void {
     const fatal = error instanceof ConnectionError ? error : new ConnectionError(error instanceof Error ? error.message : String(error), { fatal: true, cause: error });

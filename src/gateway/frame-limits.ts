@@ -55,8 +55,8 @@ export class FrameSizeGuard {
   }
 
   /** The refusal of `frame` when it is over the server's limit (naming its size and the limit, never its content). */
-  refusal(op: string, frame: string): ValidationError | undefined {
-    const bytes = bytesOver(frame, this.serverLimit);
+  refusal(op: string, frame: string | Uint8Array): ValidationError | undefined {
+    const bytes = typeof frame === 'string' ? bytesOver(frame, this.serverLimit) : frame.byteLength > this.serverLimit ? frame.byteLength : undefined;
     if (bytes === undefined) return undefined;
     const message = `the frame is ${bytes} bytes; the server reads frames of up to ${this.serverLimit} bytes (max_frame_bytes of its hello), so nothing was sent`;
     return new ValidationError([{ path: '', message, code: 'too_large' }], `${op} request`);

@@ -3,6 +3,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { PendingRequest, type ReplyHandler } from './pending-request.js';
 import { replyProblem } from './reply-checks.js';
+import { frameExcerpt, type WireFrame } from './wire.js';
 
 /**
  * The requests of a gateway connection waiting for their replies, by `cid`,
@@ -42,16 +43,16 @@ export class PendingRequests {
   /**
    * Gives a reply to the request it answers: its payload when the request expects that op (any other op is
    * a ProtocolError), else `{op, payload}`. A reply without the fields the client reads is not a success:
-   * `report` hears of it (with `text`, the frame), then the request fails with the same ProtocolError.
+   * `report` hears of it (with an excerpt of `frame`), then the request fails with the same ProtocolError.
    */
-  answer(cid: string, op: string, payload: unknown, text: string, report: (error: ProtocolError) => void): void {
+  answer(cid: string, op: string, payload: unknown, frame: WireFrame, report: (error: ProtocolError) => void): void {
     const request = this.pending.get(cid);
     if (!request) return; // a reply we stopped waiting for
     this.delete(cid);
     const { handler, expect } = request;
     const problem = expect === undefined || op === expect ? replyProblem(op, payload) : undefined;
     if (problem !== undefined) {
-      const malformed = new ProtocolError(`${request.op} was answered with a malformed ${op}: ${problem}`, text);
+      const malformed = new ProtocolError(`${request.op} was answered with a malformed ${op}: ${problem}`, frameExcerpt(frame));
       report(malformed);
       return handler.error(malformed);
     }

@@ -1,18 +1,21 @@
 import IsomorphicWebSocket from 'isomorphic-ws';
 import { Observable } from 'rxjs';
+import type { WireFrame } from './wire.js';
 import { FRAME_LIMITS, overflowOfError, overflowOfText, type InboundOverflow } from './frame-limits.js';
 import { socketFailure } from './socket-failure.js';
 
 /** The part of a WebSocket clanstream uses: the browser's, `ws`, or a test double. */
 export interface SocketLike {
   readonly readyState: number;
-  /** Sends a text frame. */
-  send(data: string): void;
+  /** How binary frames are handed over; browsers are set to `'arraybuffer'` (Node's `ws` hands Buffers over either way). */
+  binaryType?: string;
+  /** Sends a frame: text, or binary bytes. */
+  send(data: string | Uint8Array): void;
   /** Starts the closing handshake with an optional close code and reason. */
   close(code?: number, reason?: string): void;
   /** Called once the connection is open. */
   onopen: ((event: unknown) => void) | null;
-  /** Called with each message; `data` is text for the frames the protocol uses. */
+  /** Called with each message; `data` is text, or an ArrayBuffer for a binary frame. */
   onmessage: ((event: { data: unknown }) => void) | null;
   /** Called once when the connection closed, with the close code and reason. */
   onclose: ((event: { code: number; reason: string }) => void) | null;
@@ -28,25 +31,29 @@ export type WebSocketLike = new (url: string, protocols?: string | string[], opt
 
 /** An open socket, as the connection uses it. */
 export interface Transport {
-  /** Sends a text frame; dropped silently when the socket is not open. */
-  send(data: string): void;
+  /** Sends a frame (text, or binary bytes); dropped silently when the socket is not open. */
+  send(data: WireFrame): void;
   /** Closes the socket with a close code and reason; does nothing once it is closing or closed. */
   close(code: number, reason: string): void;
 }
 
-/** What an open transport emits: the open socket, each text frame, and the close. */
+/** What an open transport emits: the open socket, each frame, and the close. */
 export type TransportSignal =
-  /** A text frame (a bare string: no wrapper object per message). */
-  | string
+  /** A text frame, or a binary one as bytes (bare: no wrapper object per message). */
+  | WireFrame
   | { type: 'open'; transport: Transport }
-  | { type: 'message'; data: string }
+  | { type: 'message'; data: WireFrame }
   /** A frame over the inbound limit, not handed over (the socket is no use after it). */
   | InboundOverflow
   | { type: 'close'; code: number; reason: string };
 
+/** What `ws` hands a message listener. */
+type NodeMessage = (Uint8Array | ArrayBuffer | readonly Uint8Array[]) & { toString(): string };
+
 /** Node's `ws` sockets emit Buffers; listening with `.on` avoids building an event object per message. */
 interface NodeStyleSocket {
-  on(event: 'message', listener: (data: { toString(): string; length: number }, isBinary: boolean) => void): void;
+  /** `data` is a Buffer (a Uint8Array whose `toString()` decodes UTF-8) unless the socket's binaryType was changed. */
+  on(event: 'message', listener: (data: NodeMessage, isBinary: boolean) => void): void;
   /** Destroys the socket at once (ws); browsers have no such thing and time a close out by themselves. */
   terminate(): void;
 }
@@ -54,10 +61,26 @@ interface NodeStyleSocket {
 const OPEN = 1;
 const CONNECTING = 0;
 
+/** The bytes of a binary message, whichever form the socket handed them over in. */
+function bytesOf(data: Uint8Array | ArrayBuffer | ArrayBufferView | readonly Uint8Array[]): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  // ws with binaryType 'fragments': join them.
+  const whole = new Uint8Array(data.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of data) {
+    whole.set(part, at);
+    at += part.byteLength;
+  }
+  return whole;
+}
+
 /**
- * Opens a WebSocket when subscribed: emits `open`, then every text frame,
- * then `close` (and completes). A frame over `maxInboundBytes` is not read:
- * `oversized` is emitted in its place. Unsubscribing closes the socket with 1000.
+ * Opens a WebSocket when subscribed: emits `open`, then every frame (text as
+ * a string, binary as a Uint8Array), then `close` (and completes). A frame
+ * over `maxInboundBytes` is not read: `oversized` is emitted in its place.
+ * Unsubscribing closes the socket with 1000.
  */
 export function openTransport(
   url: string,
@@ -87,15 +110,21 @@ export function openTransport(
     const nodeSocket = socket as unknown as Partial<NodeStyleSocket>;
     if (typeof nodeSocket.on === 'function') {
       nodeSocket.on('message', (data, isBinary) => {
-        if (isBinary) return;
+        const bytes = bytesOf(data);
         // ws stops a message over maxPayload at its header; this catches a socket that was not told the limit.
-        if (data.length > maxInboundBytes) subscriber.next({ type: 'oversized', bytes: data.length, limit: maxInboundBytes });
-        else subscriber.next(data.toString());
+        if (bytes.byteLength > maxInboundBytes) subscriber.next({ type: 'oversized', bytes: bytes.byteLength, limit: maxInboundBytes });
+        else subscriber.next(isBinary ? bytes : data.toString());
       });
     } else {
+      // Browsers hand binary frames over as Blobs unless told otherwise; a Blob can only be read asynchronously, out of order.
+      socket.binaryType = 'arraybuffer';
       socket.onmessage = (event) => {
-        if (typeof event.data !== 'string') return;
-        subscriber.next(overflowOfText(event.data, maxInboundBytes) ?? event.data);
+        const { data } = event;
+        if (typeof data === 'string') subscriber.next(overflowOfText(data, maxInboundBytes) ?? data);
+        else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+          const bytes = bytesOf(data);
+          subscriber.next(bytes.byteLength > maxInboundBytes ? { type: 'oversized', bytes: bytes.byteLength, limit: maxInboundBytes } : bytes);
+        }
       };
     }
     // An error is always followed by a close, which carries the code; ws refusing a message over maxPayload is said

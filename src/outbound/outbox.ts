@@ -63,6 +63,12 @@ export interface OutboxTransport {
   /** true while requests can be sent. */
   readonly ready$: Observable<boolean>;
   /**
+   * Whether the far end stores a write sent twice once (idempotency keys; default true). Without, a write
+   * that went out and lost its connection before the acknowledgement settles with a ClosedError of outcome
+   * `unknown` and is never sent again; one that never went out is still sent once the connection is back.
+   */
+  readonly idempotentWrites?: boolean;
+  /**
    * Sends one request when subscribed and emits its reply payload. The outbox
    * resends after a non-fatal ConnectionError, waits and retries after a
    * `rate_limited` GatewayError (up to `rateLimitRetries` times), and fails
@@ -92,7 +98,10 @@ interface EntrySink {
 class Entry implements ReplyHandler {
   attempt: Unsubscribable | undefined = undefined;
   rateLimited = 0;
-  /** It went out at least once: the server may have stored it even without an acknowledgement. */
+  /**
+   * It went out at least once: the server may have stored it even without an acknowledgement. Set once the
+   * transport has taken it: a send that fails at once (no connection) never reached the socket.
+   */
   sent = false;
 
   constructor(
@@ -151,6 +160,8 @@ export class Outbox implements ActionQueue {
   private readonly queue: Entry[] = [];
   private readonly inFlight = new Set<Entry>();
   private readonly limiter: TokenBucket | undefined;
+  /** The far end dedupes resent writes (see OutboxTransport.idempotentWrites). */
+  private readonly idempotent: boolean;
   /** The counters as last handed out; brought up to date when someone looks (`current`, `stats$`), not per action. */
   private readonly stats = new BehaviorSubject<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 0 });
   /** Settled so far; `publish` hands them out with the queue sizes, once per change of the whole. */
@@ -188,6 +199,7 @@ export class Outbox implements ActionQueue {
     private readonly scheduler: SchedulerLike,
   ) {
     this.limiter = options.ratePerSecond === null ? undefined : new TokenBucket(options.ratePerSecond, options.burst, scheduler);
+    this.idempotent = transport.idempotentWrites ?? true;
     this.readiness = transport.ready$.subscribe((ready) => {
       this.ready = ready;
       if (ready) this.pump();
@@ -202,14 +214,15 @@ export class Outbox implements ActionQueue {
 
   /**
    * Queues an action; resolves with its reply payload. Idempotent ops get an
-   * `idempotency_key` (unless the payload has one) that stays the same for every resend.
+   * `idempotency_key` (unless the payload has one) that stays the same for every resend,
+   * when the far end dedupes by it.
    */
   enqueue<K extends GatewayRequestOp>(op: K, payload: GatewayRequestPayload<K>): Promise<GatewayReplyPayload<K>> {
     if (this.closed) return Promise.reject(new ClosedError(op));
     if (this.refusal) return Promise.reject(this.refusal(op));
     if (this.queue.length >= this.options.maxQueued) return Promise.reject(new QueueFullError(this.options.maxQueued));
     const keyed =
-      IDEMPOTENT_OPS.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
+      this.idempotent && IDEMPOTENT_OPS.has(op) && !(payload as { idempotency_key?: string }).idempotency_key ? { ...(payload as object), idempotency_key: randomKey() } : payload;
     return new Promise<GatewayReplyPayload<K>>((resolve, reject) => {
       this.queue.push(new Entry(this.sink, this.nextSeq++, op, keyed, resolve as (reply: unknown) => void, reject, this.scheduler.now()));
       this.pump(); // publishes the new counts
@@ -302,14 +315,20 @@ export class Outbox implements ActionQueue {
 
   private send(entry: Entry): void {
     this.inFlight.add(entry);
-    entry.sent = true;
     const { transport } = this;
     const timeoutMs = this.options.requestTimeoutMs;
     entry.attempt = transport.send ? transport.send(entry.op, entry.payload, timeoutMs, entry) : transport.request$(entry.op, entry.payload, timeoutMs).subscribe(entry);
+    // Still in flight: the transport took it. One that failed inside the call (no connection) never went out.
+    if (this.inFlight.has(entry)) entry.sent = true;
   }
 
   private onFailure(entry: Entry, error: unknown): void {
     if (error instanceof ConnectionError && !error.fatal && !this.closed) {
+      if (entry.sent && !this.idempotent) {
+        // Sent, then the connection went: a resend could store it twice, and nothing can tell whether the first was stored.
+        this.settle(entry, 'failed', new ClosedError(entry.op, 'the connection was lost', 'unknown'));
+        return;
+      }
       // The connection went before the acknowledgement: resend once it is back, in the original order, with the same key.
       this.ready = false;
       this.inFlight.delete(entry);

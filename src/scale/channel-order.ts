@@ -55,6 +55,11 @@ export class ChannelOrder {
     }
   }
 
+  /** Forgets what it knew of the channels' progress (Redis lost it: numbering starts again). */
+  reset(): void {
+    this.handled.clear();
+  }
+
   /** The entry's handlers settled: its successor in the channel may run. */
   done(entry: EventEntry): void {
     if (entry.channelId) this.note(entry.channelId, entry.channelSeq);

@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
+import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ClosedError } from '../errors/closed-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { GatewayReplyPayload, GatewayRequestOp, GatewayRequestPayload } from '../gateway/protocol.js';
 import { IDEMPOTENT_OPS, type ActionQueue } from '../outbound/outbox.js';
 import { nextCommandKey } from './command-context.js';
-import { isRemoteApiMethod, type CommandKind } from './commands.js';
+import { decodeResult, isRemoteApiMethod, oversizedCommand, type CommandKind } from './commands.js';
+import { excerpt } from './event-entry.js';
 import type { ScaleKeys } from './keys.js';
-import { fromWireError, type WireError } from './remote-error.js';
+import { fromWireError } from './remote-error.js';
+import { describe } from './streams.js';
 
 /** Settings of the {@link CommandClient}. */
 export interface CommandClientOptions {
@@ -20,7 +24,13 @@ export interface CommandClientOptions {
   readonly consumer: string;
   readonly commandsMaxLen: number;
   readonly timeoutMs: number;
+  /** Largest command body written (the gateway refuses larger ones anyway). */
+  readonly maxCommandBytes: number;
+  /** Largest result body read. */
+  readonly maxResultBytes: number;
   readonly scheduler: SchedulerLike;
+  /** A result entry that is unreadable and answers no request of this worker. */
+  readonly report: (error: ClanstreamError) => void;
 }
 
 interface Waiting {
@@ -58,9 +68,17 @@ export class CommandClient implements ActionQueue {
 
   /** Sends any command; resolves with its result. */
   send(kind: CommandKind, name: string, body: unknown, key = nextCommandKey()): Promise<unknown> {
-    if (this.closed) return Promise.reject(new ClosedError(`${kind} ${name}`, 'the worker was closed'));
-    const rid = `${this.prefix}-${(this.next++).toString(36)}`;
     const what = `${kind} ${name}`;
+    if (this.closed) return Promise.reject(new ClosedError(what, 'the worker was closed'));
+    let text: string;
+    try {
+      text = JSON.stringify(body ?? null);
+    } catch (error) {
+      return Promise.reject(new ValidationError([{ path: 'body', message: `is not JSON data (${error instanceof Error ? error.message : String(error)})`, code: 'invalid' }], `command ${what}`));
+    }
+    const tooLarge = oversizedCommand(text, this.options.maxCommandBytes);
+    if (tooLarge) return Promise.reject(new ValidationError([tooLarge], `command ${what}`));
+    const rid = `${this.prefix}-${(this.next++).toString(36)}`;
     const { redis, keys, consumer, commandsMaxLen, timeoutMs, scheduler } = this.options;
     return new Promise((resolve, reject) => {
       const timeout = timer(timeoutMs, scheduler).subscribe(() => {
@@ -68,24 +86,36 @@ export class CommandClient implements ActionQueue {
         reject(new TimeoutError(`the gateway's answer to ${what}`, timeoutMs));
       });
       this.waiting.set(rid, { resolve, reject, timeout, what });
-      redis.xadd(keys.commands, 'MAXLEN', '~', commandsMaxLen, '*', 'key', key, 'from', consumer, 'rid', rid, 'kind', kind, 'name', name, 'body', JSON.stringify(body ?? null)).catch((error: unknown) => {
+      redis.xadd(keys.commands, 'MAXLEN', '~', commandsMaxLen, '*', 'key', key, 'from', consumer, 'rid', rid, 'kind', kind, 'name', name, 'body', text).catch((error: unknown) => {
         // Not written: nobody will answer. (An ioredis client retries while Redis is away, so this is a refusal, not an outage.)
         this.settle(rid, () => reject(new ConnectionError(`sending ${what} to the gateway failed: ${error instanceof Error ? error.message : String(error)}`, { fatal: false, cause: error })));
       });
     });
   }
 
-  /** A result from the results stream; one for no request of this process is ignored. */
-  receive(fields: Readonly<Record<string, string>>): void {
-    const { rid, ok, body } = fields;
-    if (!rid || !this.waiting.has(rid)) return;
+  /**
+   * A result from the results stream. One for no request of this process is
+   * ignored when it is well formed (a restarted worker of the same name
+   * asked for it), reported when it is not; an unreadable answer to a waiting
+   * request fails that request with a ProtocolError.
+   */
+  receive(id: string, flat: readonly unknown[] | null | undefined): void {
+    const decoded = decodeResult(flat, this.options.maxResultBytes);
+    if ('problem' in decoded) {
+      if (decoded.rid !== undefined && this.waiting.has(decoded.rid)) this.settle(decoded.rid, (waiting) => waiting.reject(new ProtocolError(`the gateway's answer to ${waiting.what} is unreadable: ${decoded.problem}`)));
+      else this.options.report(new ProtocolError(`result entry ${id} is unreadable and answers no request of this worker: ${decoded.problem}`));
+      return;
+    }
+    const { rid, ok, body } = decoded.result;
+    if (!this.waiting.has(rid)) return;
     let value: unknown;
     try {
-      value = JSON.parse(body ?? 'null');
-    } catch {
-      value = null;
+      value = JSON.parse(body);
+    } catch (error) {
+      this.settle(rid, (waiting) => waiting.reject(new ProtocolError(`the gateway's answer to ${waiting.what} is not JSON (${excerpt(describe(error))})`)));
+      return;
     }
-    this.settle(rid, (waiting) => (ok === '1' ? waiting.resolve(value) : waiting.reject(fromWireError(value as WireError))));
+    this.settle(rid, (waiting) => (ok ? waiting.resolve(value) : waiting.reject(fromWireError(value))));
   }
 
   /** Rejects every waiting command with a ClosedError; later sends are refused. */
@@ -107,8 +137,8 @@ export class CommandClient implements ActionQueue {
  * The REST API as a worker sees it: each allowed call goes through the
  * gateway; any other is refused with a ValidationError.
  */
-export function remoteApi(commands: CommandClient): ServiceApi {
-  return new Proxy({} as ServiceApi, {
+export function remoteApi(commands: CommandClient): PlatformApi {
+  return new Proxy({} as PlatformApi, {
     get: (_target, name) => {
       // Not a thenable: awaiting the API object must not call the gateway.
       if (typeof name !== 'string' || name === 'then') return undefined;

@@ -3,6 +3,7 @@ import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { decodeEventEntry, fieldsOf, type EventEntry } from './event-entry.js';
 import type { ScaleKeys } from './keys.js';
+import { LETTER_FIELD_PREFIX } from './scripts.js';
 
 /** One dead letter: the entry that could not be handled, and why. */
 export interface DeadLetter {
@@ -22,28 +23,26 @@ export interface DeadLetter {
   readonly fields: Readonly<Record<string, string>>;
 }
 
-const LETTER_FIELDS = new Set(['entry', 'reason', 'deliveries', 'consumer', 'at']);
-
-function letterOf(id: string, flat: string[]): DeadLetter {
-  const all = fieldsOf(flat);
-  const fields: Record<string, string> = {};
+function letterOf(id: string, flat: readonly unknown[]): DeadLetter {
   const original: string[] = [];
-  for (const [key, value] of Object.entries(all)) {
-    if (LETTER_FIELDS.has(key)) continue;
-    fields[key] = value;
-    original.push(key, value);
+  const letter: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const [name, value] = [flat[i], flat[i + 1]];
+    if (typeof name !== 'string' || typeof value !== 'string') continue;
+    if (name.startsWith(LETTER_FIELD_PREFIX)) original.push(name.slice(LETTER_FIELD_PREFIX.length), value);
+    else letter[name] = value;
   }
-  const entryId = all.entry ?? '';
+  const entryId = letter.entry ?? '';
   const decoded = decodeEventEntry(entryId, original);
   return {
     id,
     entryId,
-    reason: all.reason ?? '',
-    deliveries: Number(all.deliveries ?? 0),
-    consumer: all.consumer ?? '',
-    at: Number(all.at ?? 0),
+    reason: letter.reason ?? '',
+    deliveries: Number(letter.deliveries ?? 0),
+    consumer: letter.consumer ?? '',
+    at: Number(letter.at ?? 0),
     entry: 'event' in decoded ? decoded : undefined,
-    fields,
+    fields: fieldsOf(original),
   };
 }
 

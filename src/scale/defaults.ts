@@ -40,6 +40,18 @@ export const SCALE_DEFAULTS = {
   commandTimeoutMs: 30_000,
   /** Pause before a loop tries Redis again after an error. */
   retryMs: 250,
+  /**
+   * How long `publishGateway` and `WorkerClient.connect` wait for Redis to
+   * answer before they reject with a ConnectionError (an ioredis client with
+   * `maxRetriesPerRequest: null` would otherwise wait for ever).
+   */
+  startTimeoutMs: 10_000,
+  /** Largest command a worker writes and a gateway reads (bytes of its body: 256 KiB, the platform's frame limit). Larger: a ValidationError (`too_large`), nothing carried out. */
+  maxCommandBytes: 262_144,
+  /** Largest result a gateway writes and a worker reads (bytes of its body: 8 MiB). Larger: the command fails with a ProtocolError. */
+  maxResultBytes: 8_388_608,
+  /** Largest event entry a worker reads (bytes of its data: 4 MiB). Larger: it goes to the dead letters unread. */
+  maxEventBytes: 4_194_304,
 } as const;
 
 /** The numeric settings of {@link SCALE_DEFAULTS}. */

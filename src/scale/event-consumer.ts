@@ -4,6 +4,7 @@ import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { ChannelOrder } from './channel-order.js';
+import { isMissingGroup } from './data-epoch.js';
 import { decodeEventEntry, type EventEntry, type UnreadableEntry } from './event-entry.js';
 import type { ScaleKeys } from './keys.js';
 import { ACK, DEAD_LETTER } from './scripts.js';
@@ -26,12 +27,28 @@ export interface EventConsumerOptions {
   /** Handle the events of one channel one after another, in the order published, across all workers. */
   readonly ordered: boolean;
   readonly orderWaitMs: number;
+  /** Largest event data read; a larger entry goes to the dead letters unread. */
+  readonly maxEventBytes: number;
   readonly retryMs: number;
   readonly scheduler: SchedulerLike;
-  /** Runs the handlers of one event; resolves with why they failed, or undefined when they all settled well. */
-  readonly handle: (entry: EventEntry) => Promise<string | undefined>;
+  /** Runs the handlers of one event. */
+  readonly handle: (entry: EventEntry) => Promise<HandleOutcome>;
+  /** The events stream or the group is missing (Redis lost them): recreate what is missing (resolves once done or failed). */
+  readonly onMissing: (why: string) => Promise<void>;
   readonly report: (error: ClanstreamError) => void;
 }
+
+/**
+ * What became of one entry's handlers: all settled well; one failed (the
+ * entry stays pending, to be retried); the entry cannot be handled at all
+ * (it goes to the dead letters at once, retrying would fail the same way);
+ * or the worker stopped before they ran (the entry stays pending for another).
+ */
+export type HandleOutcome =
+  | { readonly kind: 'handled' }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'unusable'; readonly reason: string }
+  | { readonly kind: 'abandoned' };
 
 /** Counters of a worker's consumer. */
 export interface ConsumerStats {
@@ -51,6 +68,8 @@ export interface ConsumerStats {
 
 interface InFlight {
   readonly entry: EventEntry;
+  /** How many times it was delivered, this time included. */
+  readonly deliveries: number;
   /** scheduler.now() when this worker last took or refreshed the entry. */
   touchedAt: number;
 }
@@ -91,6 +110,19 @@ export class EventConsumer {
     this.scheduleClaim();
   }
 
+  /** Redis lost the bot's data: the channels' progress this worker remembers is gone with it, and claims start over. */
+  afterLoss(): void {
+    this.order.reset();
+    this.claimCursor = '0-0';
+  }
+
+  /** Stops without waiting for what is in progress (a start that failed). */
+  abandon(): void {
+    this.running = false;
+    this.claimTimer?.unsubscribe();
+    this.slotFreed?.();
+  }
+
   /**
    * Stops taking entries, lets the handlers in flight finish, and
    * acknowledges them. Entries not started stay pending for another worker.
@@ -119,7 +151,8 @@ export class EventConsumer {
         if (entries.length > 0) await this.take(entries, false);
       } catch (error) {
         if (!this.running) return;
-        this.options.report(new ConnectionError(`reading the events stream failed (the worker tries again): ${describe(error)}`, { fatal: false, cause: error }));
+        if (isMissingGroup(error)) await this.options.onMissing(`reading the events stream: ${describe(error)}`);
+        else this.options.report(new ConnectionError(`reading the events stream failed (the worker tries again): ${describe(error)}`, { fatal: false, cause: error }));
         await pause(this.options.retryMs, this.options.scheduler);
       }
     }
@@ -152,7 +185,9 @@ export class EventConsumer {
       const fresh = claimed.entries.filter(([id]) => !this.inFlight.has(id));
       if (fresh.length > 0 && this.running) await this.take(fresh, true);
     } catch (error) {
-      if (this.running) this.options.report(new ConnectionError(`claiming abandoned entries failed (tried again): ${describe(error)}`, { fatal: false, cause: error }));
+      if (!this.running) return;
+      if (isMissingGroup(error)) await this.options.onMissing(`claiming abandoned entries: ${describe(error)}`);
+      else this.options.report(new ConnectionError(`claiming abandoned entries failed (tried again): ${describe(error)}`, { fatal: false, cause: error }));
     }
   }
 
@@ -163,24 +198,24 @@ export class EventConsumer {
     // Counted in Redis too, for `clanstream scale status`; a failure here only costs a counter.
     redis.hincrby(keys.stats, redelivered ? 'redelivered' : 'delivered', entries.length).catch(() => 0);
     for (const [id, flat] of entries) {
-      const decoded = decodeEventEntry(id, flat);
+      const decoded = decodeEventEntry(id, flat, this.options.maxEventBytes);
       const deliveries = counts.get(id) ?? 1;
       this.stats.delivered += 1;
       if (redelivered) this.stats.redelivered += 1;
       if (!('event' in decoded)) {
-        await this.deadLetter(decoded, decoded.reason, deliveries, flat ?? []);
+        await this.deadLetter(decoded, decoded.reason, deliveries);
       } else if (deliveries > this.options.maxDeliveries) {
-        await this.deadLetter(decoded, `delivered ${deliveries - 1} times without being handled (limit ${this.options.maxDeliveries})`, deliveries - 1, flat ?? []);
+        await this.deadLetter(decoded, `delivered ${deliveries - 1} times without being handled (limit ${this.options.maxDeliveries})`, deliveries - 1);
       } else {
-        this.begin(decoded);
+        this.begin(decoded, deliveries);
       }
     }
   }
 
-  private begin(entry: EventEntry): void {
-    this.inFlight.set(entry.id, { entry, touchedAt: this.options.scheduler.now() });
+  private begin(entry: EventEntry, deliveries: number): void {
+    this.inFlight.set(entry.id, { entry, deliveries, touchedAt: this.options.scheduler.now() });
     this.stats.inFlight = this.inFlight.size;
-    const run = this.runHandlers(entry).finally(() => {
+    const run = this.runHandlers(entry, deliveries).finally(() => {
       this.handlers.delete(run);
       this.inFlight.delete(entry.id);
       this.stats.inFlight = this.inFlight.size;
@@ -191,23 +226,32 @@ export class EventConsumer {
     this.handlers.add(run);
   }
 
-  private async runHandlers(entry: EventEntry): Promise<void> {
+  private async runHandlers(entry: EventEntry, deliveries: number): Promise<void> {
     if (this.options.ordered && !(await this.order.turnOf(entry, (why) => this.report(why)))) return;
-    let failure: string | undefined;
+    let outcome: HandleOutcome;
     try {
-      failure = await this.options.handle(entry);
+      outcome = await this.options.handle(entry);
     } catch (error) {
-      failure = describe(error);
+      outcome = { kind: 'failed', reason: describe(error) };
     }
-    if (failure === undefined) {
-      this.order.done(entry);
-      this.acks.push([entry.id, entry.channelId, String(entry.channelSeq || '')]);
-      await this.flushAcks();
-      return;
+    switch (outcome.kind) {
+      case 'handled':
+        this.order.done(entry);
+        this.acks.push([entry.id, entry.channelId, String(entry.channelSeq || '')]);
+        await this.flushAcks();
+        return;
+      case 'unusable':
+        this.order.done(entry);
+        await this.deadLetter(entry, outcome.reason, deliveries);
+        return;
+      case 'failed':
+        this.stats.failed += 1;
+        // Left pending: claimed again after claimIdleMs (by any worker), and dead-lettered after maxDeliveries.
+        await this.options.redis.hset(this.options.keys.failures, entry.id, outcome.reason.slice(0, 2000)).catch(() => 0);
+        return;
+      case 'abandoned':
+        return;
     }
-    this.stats.failed += 1;
-    // Left pending: claimed again after claimIdleMs (by any worker), and dead-lettered after maxDeliveries.
-    await this.options.redis.hset(this.options.keys.failures, entry.id, failure.slice(0, 2000)).catch(() => 0);
   }
 
   /** Acknowledges what settled, in one script run per batch (handlers that settle together share it). */
@@ -220,9 +264,10 @@ export class EventConsumer {
       .then((acked) => {
         this.stats.acked += Number(acked);
       })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         // Unacknowledged entries are claimed again later; their commands carry the same keys, so nothing is done twice.
-        this.options.report(new ConnectionError(`acknowledging ${batch.length} entries failed: ${describe(error)}`, { fatal: false, cause: error }));
+        if (isMissingGroup(error)) await this.options.onMissing(`acknowledging entries: ${describe(error)}`);
+        else this.options.report(new ConnectionError(`acknowledging ${batch.length} entries failed: ${describe(error)}`, { fatal: false, cause: error }));
       })
       .finally(() => {
         this.ackFlush = undefined;
@@ -230,17 +275,19 @@ export class EventConsumer {
     return this.ackFlush;
   }
 
-  private async deadLetter(entry: EventEntry | UnreadableEntry, reason: string, deliveries: number, flat: readonly string[]): Promise<void> {
+  private async deadLetter(entry: EventEntry | UnreadableEntry, reason: string, deliveries: number): Promise<void> {
     const { redis, keys, group, consumer } = this.options;
     const channel = 'event' in entry ? [entry.channelId, String(entry.channelSeq || '')] : ['', ''];
     try {
-      const moved = await DEAD_LETTER.run(redis, [keys.events, keys.deadLetters, keys.channelDone, keys.failures, keys.stats], [group, entry.id, ...channel, reason, deliveries, consumer, this.options.deadLettersMaxLen, ...flat]);
+      const moved = await DEAD_LETTER.run(redis, [keys.events, keys.deadLetters, keys.channelDone, keys.failures, keys.stats], [group, entry.id, ...channel, reason, deliveries, consumer, this.options.deadLettersMaxLen]);
       if (Number(moved) === 1) {
         this.stats.deadLettered += 1;
         this.report(`entry ${entry.id} went to the dead letters: ${reason}`);
       }
     } catch (error) {
-      this.options.report(new ConnectionError(`moving entry ${entry.id} to the dead letters failed (tried again later): ${describe(error)}`, { fatal: false, cause: error }));
+      // Still pending: claimed again after claimIdleMs, and moved then.
+      if (isMissingGroup(error)) await this.options.onMissing(`moving an entry to the dead letters: ${describe(error)}`);
+      else this.options.report(new ConnectionError(`moving entry ${entry.id} to the dead letters failed (tried again later): ${describe(error)}`, { fatal: false, cause: error }));
     }
   }
 

@@ -1,5 +1,7 @@
-import { Events } from '../events/names.js';
+import { isEventName } from '../events/names.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
+import { decodeEventPayload } from '../gateway/event-payload.js';
+import { SCALE_DEFAULTS } from './defaults.js';
 
 /** One event as the stream holds it. */
 export interface EventEntry {
@@ -23,13 +25,26 @@ export interface UnreadableEntry {
   readonly fields: Readonly<Record<string, string>>;
 }
 
-const EVENT_TYPES = new Set<string>(Object.values(Events));
+/** Characters of a text taken from an entry that go into a reason or an error message. */
+const EXCERPT_CHARS = 120;
+/** Longest session or channel id an entry may carry. */
+const MAX_ID_CHARS = 256;
+const WHOLE_NUMBER = /^\d{1,16}$/;
 
-/** The flat `[field, value, …]` list Redis returns, as an object. */
-export function fieldsOf(flat: readonly string[] | null | undefined): Record<string, string> {
+/** A text from an entry as it may appear in a reason: a hostile entry must not fill logs or dead letters through it. */
+export function excerpt(text: string): string {
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters)` : text;
+}
+
+/** The flat `[field, value, …]` list Redis returns, as an object (a field named `__proto__` stays a field). */
+export function fieldsOf(flat: readonly unknown[] | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!flat) return out;
-  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name: unknown = flat[i];
+    const value: unknown = flat[i + 1];
+    if (typeof name === 'string' && typeof value === 'string') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 
@@ -44,24 +59,36 @@ export function eventKey(sessionId: string, seq: number): string {
   return `${sessionId}:${seq}`;
 }
 
-/** Reads one event entry; an entry that is not one is described, never thrown. */
-export function decodeEventEntry(id: string, flat: readonly string[] | null | undefined): EventEntry | UnreadableEntry {
+/**
+ * Reads one event entry, checking it as the socket's codec checks a frame
+ * (and its data against `maxBytes` before parsing it). An entry that is not a
+ * usable event is described, never thrown.
+ */
+export function decodeEventEntry(id: string, flat: readonly unknown[] | null | undefined, maxBytes: number = SCALE_DEFAULTS.maxEventBytes): EventEntry | UnreadableEntry {
   const fields = fieldsOf(flat);
   const unreadable = (reason: string): UnreadableEntry => ({ id, reason, fields });
   if (!flat) return unreadable('the entry was trimmed from the stream before it was handled');
-  const { sid, seq, type, ch, cseq, at, data } = fields;
-  if (sid === undefined || seq === undefined || type === undefined || data === undefined) return unreadable('the entry lacks sid, seq, type or data');
-  if (!EVENT_TYPES.has(type)) return unreadable(`unknown event type "${type}"`);
+  const { sid, seq, type, ch = '', cseq = '', at = '', data } = fields;
+  const missing = (['sid', 'seq', 'type', 'data'] as const).filter((name) => fields[name] === undefined);
+  if (sid === undefined || seq === undefined || type === undefined || data === undefined) return unreadable(`the entry lacks ${missing.join(', ')}`);
+  if (sid.length > MAX_ID_CHARS || ch.length > MAX_ID_CHARS) return unreadable(`its session or channel id is longer than ${MAX_ID_CHARS} characters`);
+  const seqNumber = Number(seq);
+  if (!WHOLE_NUMBER.test(seq) || !Number.isSafeInteger(seqNumber) || seqNumber < 1) return unreadable(`its seq "${excerpt(seq)}" is not a whole number from 1 up`);
+  if (cseq !== '' && !WHOLE_NUMBER.test(cseq)) return unreadable(`its channel sequence number "${excerpt(cseq)}" is not a whole number`);
+  if (!isEventName(type)) return unreadable(`unknown event type "${excerpt(type)}"`);
+  const bytes = Buffer.byteLength(data, 'utf8');
+  if (bytes > maxBytes) return unreadable(`its data is ${bytes} bytes, more than a worker reads (maxEventBytes ${maxBytes})`);
   let payload: unknown;
   try {
     payload = JSON.parse(data);
   } catch (error) {
-    return unreadable(`the data is not JSON (${error instanceof Error ? error.message : String(error)})`);
+    return unreadable(`the data is not JSON (${excerpt(error instanceof Error ? error.message : String(error))})`);
   }
-  if (typeof payload !== 'object' || payload === null) return unreadable('the data is not an object');
-  const seqNumber = Number(seq);
-  const event = { type, seq: seqNumber, data: payload } as ClanstreamEvent;
-  return { id, sessionId: sid, seq: seqNumber, channelId: ch ?? '', channelSeq: Number(cseq || 0), receivedAt: Number(at || 0), event };
+  const decoded = decodeEventPayload(type, payload);
+  if (typeof decoded === 'string') return unreadable(decoded);
+  const receivedAt = Number(at);
+  const event = { type: decoded.type, seq: seqNumber, data: decoded.data } as ClanstreamEvent;
+  return { id, sessionId: sid, seq: seqNumber, channelId: ch, channelSeq: cseq === '' ? 0 : Number(cseq), receivedAt: Number.isFinite(receivedAt) ? receivedAt : 0, event };
 }
 
 /** Whether stream id `a` comes after `b`. */

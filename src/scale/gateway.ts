@@ -2,20 +2,24 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { asyncScheduler, BehaviorSubject, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ClientConfigDto } from '../client/config.js';
+import { ErrorReporter } from '../client/error-reporter.js';
 import { ServiceClient } from '../client/service-client.js';
+import { UNHANDLED_ERRORS_DEFAULT } from '../debug/unhandled-error.js';
 import type { AnyClanstreamError } from '../errors/index.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ResumePoint } from '../gateway/connection.js';
-import { redactingLogger, type Logger } from '../util/logger.js';
+import { redactingLogger, silentLogger, type Logger } from '../util/logger.js';
 import { SecretRedactor } from '../util/redact.js';
 import { CommandExecutor, type ExecutorStats, type SharedRateLimit } from './command-executor.js';
+import { DataEpoch, dataLossError, LossRecovery } from './data-epoch.js';
 import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
 import { scaleKeys, type ScaleKeys } from './keys.js';
-import { EventPublisher, type PublisherStats } from './publisher.js';
+import { EventPublisher, type PublisherStats, type SnapshotReason } from './publisher.js';
 import { HOLD_LEASE, RELEASE_LEASE } from './scripts.js';
 import { snapshotOf } from './snapshot.js';
+import { withinStartTimeout } from './start-timeout.js';
 import { describe, ensureGroup, pause } from './streams.js';
 
 /** Settings of {@link publishGateway}; every number has its default in {@link SCALE_DEFAULTS}. */
@@ -38,6 +42,12 @@ export interface GatewayOptions {
   readonly resultsMaxLen?: number;
   readonly blockMs?: number;
   readonly retryMs?: number;
+  /** How long `start()` (and so `publishGateway`) waits for Redis before it rejects with a ConnectionError. */
+  readonly startTimeoutMs?: number;
+  /** Largest command body carried out; a larger one is answered with a ValidationError (`too_large`) at once. */
+  readonly maxCommandBytes?: number;
+  /** Largest result written back to a worker; a larger one fails the command with a ProtocolError. */
+  readonly maxResultBytes?: number;
   /** Consumer group of the workers; created at the start of the stream so no event published before the first worker is missed. */
   readonly group?: string;
   /**
@@ -77,20 +87,24 @@ export class ScaleGateway {
   readonly keys: ScaleKeys;
   private readonly role = new BehaviorSubject<GatewayRole>('standby');
   private readonly errors = new Subject<AnyClanstreamError>();
-  /** Errors of the gateway and of its client: Redis outages, lost leases, failed commands. */
+  /** Errors of the gateway and of its client: Redis outages and data loss, lost leases, resyncs, failed commands. */
   readonly errors$: Observable<AnyClanstreamError> = this.errors.asObservable();
   /** The role now and every change. */
   readonly role$: Observable<GatewayRole> = this.role.asObservable();
   private readonly settings: ScaleNumbers;
   private readonly scheduler: SchedulerLike;
   private readonly logger: Logger;
+  private readonly reporter: ErrorReporter;
   private readonly reader: Redis;
+  private readonly epoch: DataEpoch;
+  private readonly group: string;
   private current: ServiceClient | undefined;
   private publisher: EventPublisher | undefined;
   private executor: CommandExecutor | undefined;
   private subscriptions: Subscription[] = [];
   private leaseTimer: Subscription | undefined;
   private transition: Promise<void> = Promise.resolve();
+  private readonly recovery: LossRecovery;
   private snapshots = 0;
   private takeovers = 0;
   private sinceSnapshot = 0;
@@ -102,6 +116,7 @@ export class ScaleGateway {
     this.keys = scaleKeys(options.config?.botId);
     this.gatewayId = options.gatewayId ?? `gateway-${randomBytes(6).toString('hex')}`;
     this.settings = { ...SCALE_DEFAULTS, ...definedNumbers(options) };
+    this.group = options.group ?? SCALE_DEFAULTS.group;
     const shared = options.sharedRateLimit;
     if (shared && !(shared.ratePerSecond > 0 && Number.isInteger(shared.burst) && shared.burst >= 1)) {
       throw new ValidationError([{ path: 'sharedRateLimit', message: 'needs ratePerSecond > 0 and an integer burst of at least 1', code: 'invalid' }], 'gateway options');
@@ -110,7 +125,16 @@ export class ScaleGateway {
     // The gateway knows the bot's token: nothing it logs may repeat it.
     const redactor = new SecretRedactor();
     redactor.add(options.config.token);
-    this.logger = redactingLogger(options.config.logger ?? {}, redactor);
+    this.logger = redactingLogger(options.config.logger ?? silentLogger, redactor);
+    // As in one process: an error that reaches no errors$ subscriber and no logger is printed, unless the config says 'silent'.
+    this.reporter = new ErrorReporter({ redactor, logger: this.logger, userLogger: options.config.logger !== undefined, unhandledErrors: options.config.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT, errors: this.errors });
+    this.epoch = new DataEpoch(options.redis, this.keys.epoch);
+    this.recovery = new LossRecovery({
+      epoch: this.epoch,
+      recreate: async () => [await ensureGroup(options.redis, this.keys.events, this.group), await ensureGroup(options.redis, this.keys.commands, SCALE_DEFAULTS.commandGroup)].some(Boolean),
+      lost: () => this.afterLoss(),
+      report: (error) => this.report(error),
+    });
     this.reader = options.redis.duplicate();
     this.reader.on('error', () => {});
   }
@@ -137,9 +161,22 @@ export class ScaleGateway {
     };
   }
 
-  /** Starts: takes the lease when it is free (and connects), else stands by. Resolves once it is one or the other. */
+  /**
+   * Starts: takes the lease when it is free (and connects), else stands by.
+   * Resolves once it is one or the other; rejects with a ConnectionError when
+   * Redis does not answer within `startTimeoutMs` (the gateway is closed then).
+   */
   async start(): Promise<this> {
-    await ensureGroup(this.options.redis, this.keys.events, this.options.group ?? SCALE_DEFAULTS.group);
+    try {
+      await withinStartTimeout(`gateway ${this.gatewayId} could not start`, this.options.redis, this.settings.startTimeoutMs, this.scheduler, async () => {
+        await ensureGroup(this.options.redis, this.keys.events, this.group);
+        await this.epoch.refresh();
+      });
+    } catch (error) {
+      this.role.next('closed');
+      this.finish();
+      throw error;
+    }
     await this.enqueue(() => this.tryTakeLease());
     this.pollLease(this.role.value === 'standby' ? this.settings.standbyPollMs : this.renewEveryMs);
     return this;
@@ -160,15 +197,21 @@ export class ScaleGateway {
   /**
    * Stops: carries the commands already taken to their answers, publishes
    * what is buffered, closes the socket (the platform keeps the session for
-   * a standby) and gives the lease up, so a standby takes over at once.
+   * a standby) and gives the lease up, so a standby takes over at once. The
+   * Redis connection passed in stays open: close it after this resolves.
    */
   async close(): Promise<void> {
     if (this.role.value === 'closed') return;
     this.leaseTimer?.unsubscribe();
     await this.enqueue(() => this.deactivate('closed', true));
     await RELEASE_LEASE.run(this.options.redis, [this.keys.lease], [this.gatewayId]).catch(() => 0);
-    this.reader.disconnect();
     this.role.next('closed');
+    this.finish();
+  }
+
+  /** Closes the gateway's own connection and its streams. */
+  private finish(): void {
+    this.reader.disconnect();
     this.role.complete();
     this.errors.complete();
   }
@@ -193,15 +236,19 @@ export class ScaleGateway {
     }, ms);
   }
 
-  /** Takes or keeps the lease; activates, or steps down when another gateway holds it. */
+  /** Takes or keeps the lease; activates, or steps down when another gateway holds it. An active gateway also notices here that Redis lost the bot's data. */
   private async tryTakeLease(): Promise<void> {
     if (this.role.value === 'closed') return;
     let held: boolean;
     try {
       // A client that queues commands while Redis is away would hold every later role change up: give up after a renewal period.
-      const reply = await Promise.race([HOLD_LEASE.run(this.options.redis, [this.keys.lease], [this.gatewayId, this.settings.leaseMs]), pause(this.renewEveryMs, this.scheduler).then(() => 'timeout')]);
+      const reply = await Promise.race([HOLD_LEASE.run(this.options.redis, [this.keys.lease, this.keys.epoch], [this.gatewayId, this.settings.leaseMs]), pause(this.renewEveryMs, this.scheduler).then(() => 'timeout' as const)]);
       if (reply === 'timeout') throw new Error(`no answer within ${this.renewEveryMs} ms`);
-      held = reply === 1;
+      const [holds, epoch] = Array.isArray(reply) ? (reply as [number, string]) : [0, ''];
+      held = Number(holds) === 1;
+      // The active gateway recovers from a loss; a standby only follows (the active one reported it), so a later take-over does not report it again.
+      if (this.role.value === 'standby') this.epoch.adopt(epoch);
+      else if (this.epoch.differs(epoch || null)) void this.recovery.run('the lease renewal found another epoch');
     } catch (error) {
       // Redis is unavailable: an active gateway carries on (its publisher buffers); a standby waits.
       if (this.role.value !== 'standby') this.report(new ConnectionError(`renewing the gateway lease failed: ${describe(error)}`, { fatal: false, cause: error }));
@@ -220,10 +267,14 @@ export class ScaleGateway {
     this.takeovers += 1;
     this.role.next('active');
     this.logger.info(`gateway ${this.gatewayId} holds the lease for bot ${this.options.config.botId}`);
+    // A standby that takes over from nothing (the active one died with Redis's data) is the one left to say so.
+    if (await this.epoch.refresh().catch(() => false)) this.reportLoss('the gateway that took over found none of it; it publishes from its own session');
     this.publisher = new EventPublisher({
       redis: this.options.redis,
       keys: this.keys,
       gatewayId: this.gatewayId,
+      leaseMs: this.settings.leaseMs,
+      epoch: () => this.epoch.current,
       maxLen: this.settings.maxLen,
       publishBatch: this.settings.publishBatch,
       maxBuffered: this.settings.maxBuffered,
@@ -233,6 +284,7 @@ export class ScaleGateway {
       onRecovered: () => this.logger.info('Redis takes events again; publishing the backlog'),
       onOverflow: (buffered) => void this.enqueue(() => this.suspend(buffered)),
       onLeaseLost: () => void this.enqueue(() => this.deactivate('standby', false, 'another gateway took the lease')),
+      onLost: () => void this.recovery.run('publishing found another epoch'),
     });
     await this.connect();
   }
@@ -251,20 +303,18 @@ export class ScaleGateway {
     }
     const client = new ServiceClient({ ...this.options.config, ...(resumeFrom ? { resumeFrom } : {}) });
     this.current = client;
-    const writeSnapshot = () => {
-      this.sinceSnapshot = 0;
-      this.snapshots += 1;
-      publisher.snapshot(JSON.stringify(snapshotOf(client.state, client.clientId)));
-    };
     this.subscriptions.push(
       client.events$.subscribe((event) => {
         publisher.publish(client.gateway.currentSessionId ?? '', event, Date.now());
-        if (++this.sinceSnapshot >= this.settings.snapshotEvery) writeSnapshot();
+        if (++this.sinceSnapshot >= this.settings.snapshotEvery) this.writeSnapshot('periodic');
       }),
       client.lifecycle$.subscribe((event) => {
-        if (event.type === 'resync') writeSnapshot();
+        if (event.type !== 'resync') return;
+        // The platform could not resume the session (a take-over or an outage longer than its resume window): the gap's events never reach Redis.
+        this.report(new ConnectionError(`the platform session could not be resumed (${event.reason}): events of the gap are lost to the workers; their caches are reloaded from a new snapshot`, { fatal: false }));
+        this.writeSnapshot('resync');
       }),
-      client.errors$.subscribe((error) => this.errors.next(error)),
+      client.errors$.subscribe((error) => this.reporter.relay(error)),
     );
     try {
       await client.login();
@@ -274,9 +324,8 @@ export class ScaleGateway {
       await RELEASE_LEASE.run(this.options.redis, [this.keys.lease], [this.gatewayId]).catch(() => 0);
       return;
     }
-    writeSnapshot();
-    // Workers that started before any snapshot learn the bot's user id here.
-    await this.options.redis.hset(this.keys.resume, 'self', client.clientId ?? '').catch(() => 0);
+    this.writeSnapshot('login');
+    await this.announceSelf(client);
     this.executor = new CommandExecutor({
       redis: this.options.redis,
       reader: this.reader,
@@ -288,13 +337,37 @@ export class ScaleGateway {
       blockMs: this.settings.blockMs,
       doneTtlMs: this.settings.doneTtlMs,
       resultsMaxLen: this.settings.resultsMaxLen,
+      maxCommandBytes: this.settings.maxCommandBytes,
+      maxResultBytes: this.settings.maxResultBytes,
       retryMs: this.settings.retryMs,
       scheduler: this.scheduler,
       report: (error) => this.report(error),
+      onMissing: (why) => this.recovery.run(why),
       ...(this.options.sharedRateLimit ? { sharedRateLimit: this.options.sharedRateLimit } : {}),
     });
     this.executor.start();
     if (this.role.value === 'suspended') this.role.next('active');
+  }
+
+  /** Workers that started before any snapshot learn the bot's user id here. */
+  private async announceSelf(client: ServiceClient): Promise<void> {
+    await this.options.redis.hset(this.keys.resume, 'self', client.clientId ?? '').catch(() => 0);
+  }
+
+  /** Queues a snapshot of the caches, in order with the events (`reason` tells workers whether to load it). */
+  private writeSnapshot(reason: SnapshotReason): void {
+    const client = this.current;
+    if (!client || !this.publisher) return;
+    this.sinceSnapshot = 0;
+    this.snapshots += 1;
+    this.publisher.snapshot(JSON.stringify(snapshotOf(client.state, client.clientId)), randomBytes(8).toString('hex'), reason);
+  }
+
+  /** Redis lost the bot's data: say so loudly, and give the workers a new snapshot of the caches (the gateway's own are intact). */
+  private async afterLoss(): Promise<void> {
+    this.reportLoss('the gateway created its streams and groups again and goes on publishing; it gives the workers a new snapshot of its caches');
+    if (this.current) await this.announceSelf(this.current);
+    this.writeSnapshot('loss');
   }
 
   /**
@@ -337,15 +410,21 @@ export class ScaleGateway {
   }
 
   private report(error: ClanstreamError): void {
-    this.logger.warn(`${error.name}: ${error.message}`);
-    this.errors.next(error as AnyClanstreamError);
+    this.reporter.report(error);
+  }
+
+  /** A loss of Redis's data: logged as an error, on errors$, printed when nobody listens. */
+  private reportLoss(what: string): void {
+    const error = dataLossError(this.options.config.botId, what);
+    this.logger.error(`${error.name}: ${error.message}`);
+    this.reporter.relay(error);
   }
 }
 
 /** The numeric settings the caller gave. */
 function definedNumbers(options: GatewayOptions): Partial<ScaleNumbers> {
   const out: Record<string, number> = {};
-  for (const key of ['leaseMs', 'standbyPollMs', 'maxLen', 'maxBuffered', 'publishBatch', 'snapshotEvery', 'doneTtlMs', 'resultsMaxLen', 'blockMs', 'retryMs'] as const) {
+  for (const key of ['leaseMs', 'standbyPollMs', 'maxLen', 'maxBuffered', 'publishBatch', 'snapshotEvery', 'doneTtlMs', 'resultsMaxLen', 'blockMs', 'retryMs', 'startTimeoutMs', 'maxCommandBytes', 'maxResultBytes'] as const) {
     const value = options[key];
     if (value === undefined) continue;
     if (!(typeof value === 'number' && value > 0)) throw new ValidationError([{ path: key, message: 'must be a positive number', code: 'invalid' }], 'gateway options');
@@ -365,7 +444,7 @@ function definedNumbers(options: GatewayOptions): Partial<ScaleNumbers> {
  * const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
  * const gateway = await publishGateway({ redis, config: { botId: process.env.BOT_ID!, token: process.env.BOT_TOKEN! } });
  * gateway.role$.subscribe((role) => console.log(`this gateway is ${role}`)); // 'standby' until it holds the lease, then 'active'
- * process.once('SIGTERM', () => void gateway.close()); // a standby takes over within the lease time
+ * process.once('SIGTERM', () => void gateway.close().then(() => redis.quit())); // a standby takes over at once; then the process exits
  * ```
  */
 export function publishGateway(options: GatewayOptions): Promise<ScaleGateway> {

@@ -32,6 +32,12 @@ export interface ScaleKeys {
   readonly stats: string;
   /** A shared token bucket for several gateways (a hash). */
   readonly rateLimit: string;
+  /**
+   * Names this incarnation of the bot's data (a string, random): a role that
+   * finds another one, or none, knows Redis lost what it held (a restart
+   * without persistence, a fail-over to an empty replica, FLUSHALL).
+   */
+  readonly epoch: string;
 }
 
 /** The keys of a bot; a bot id that would break the hash tag is a ValidationError. */
@@ -54,5 +60,6 @@ export function scaleKeys(botId: string): ScaleKeys {
     channelDone: `${tag}:chandone`,
     stats: `${tag}:stats`,
     rateLimit: `${tag}:ratelimit`,
+    epoch: `${tag}:epoch`,
   };
 }

@@ -16,7 +16,7 @@ export interface LocalRedisOptions {
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the kernel with port 0, then released). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -10,6 +10,10 @@ export interface PublisherOptions {
   readonly redis: Redis;
   readonly keys: ScaleKeys;
   readonly gatewayId: string;
+  /** The lease time: a lease that lapsed and nobody took is taken again for this long. */
+  readonly leaseMs: number;
+  /** The epoch of the bot's data this gateway knows (see DataEpoch). */
+  readonly epoch: () => string | undefined;
   readonly maxLen: number;
   readonly publishBatch: number;
   /** Events held while Redis does not take them; past it `onOverflow` runs (once per outage). */
@@ -24,6 +28,8 @@ export interface PublisherOptions {
   readonly onOverflow: (buffered: number) => void;
   /** Another gateway holds the lease: nothing more is published. */
   readonly onLeaseLost: () => void;
+  /** The epoch in Redis is not this gateway's: Redis lost the bot's data. The batch is tried again after `retryMs`. */
+  readonly onLost: () => void;
 }
 
 /** Counters of the publisher. */
@@ -38,8 +44,11 @@ export interface PublisherStats {
   failedBatches: number;
 }
 
+/** Why a snapshot was written: workers load a periodic one only when they have none (it matches what they reduced). */
+export type SnapshotReason = 'login' | 'resync' | 'periodic' | 'loss';
+
 /** One item of the publish queue: an event, or a snapshot of the caches as of the events before it. */
-type Item = { kind: 'e'; args: [string, string, string, string, string, string] } | { kind: 's'; state: string };
+type Item = { kind: 'e'; args: [string, string, string, string, string, string] } | { kind: 's'; args: [gen: string, reason: SnapshotReason, state: string] };
 
 /**
  * Publishes events in order, one Lua call per batch and one batch in flight
@@ -74,10 +83,10 @@ export class EventPublisher {
     this.flush();
   }
 
-  /** Queues a snapshot of the caches as of the events queued so far. */
-  snapshot(state: string): void {
+  /** Queues a snapshot of the caches as of the events queued so far; `gen` names it (new for every snapshot). */
+  snapshot(state: string, gen: string, reason: SnapshotReason): void {
     if (this.stopped) return;
-    this.queue.push({ kind: 's', state });
+    this.queue.push({ kind: 's', args: [gen, reason, state] });
     this.flush();
   }
 
@@ -106,7 +115,7 @@ export class EventPublisher {
     if (this.inFlight || this.stopped || this.queue.length === 0 || (this.retry && !this.retry.closed)) return;
     const batch: Item[] = [];
     let events = 0;
-    const args: string[] = [this.options.gatewayId, String(this.options.maxLen)];
+    const args: string[] = [this.options.gatewayId, String(this.options.maxLen), String(this.options.leaseMs), this.options.epoch() ?? ''];
     for (const item of this.queue) {
       if (events >= this.options.publishBatch) break;
       batch.push(item);
@@ -114,12 +123,12 @@ export class EventPublisher {
         events += 1;
         args.push('e', ...item.args);
       } else {
-        args.push('s', item.state);
+        args.push('s', ...item.args);
       }
     }
     this.inFlight = true;
     const { keys } = this.options;
-    PUBLISH.run(this.options.redis, [keys.events, keys.resume, keys.lease, keys.channelSeq, keys.snapshot, keys.stats], args).then(
+    PUBLISH.run(this.options.redis, [keys.events, keys.resume, keys.lease, keys.channelSeq, keys.snapshot, keys.stats, keys.epoch], args).then(
       (reply) => this.published(batch.length, events, reply),
       (error: unknown) => this.failed(error),
     );
@@ -152,7 +161,8 @@ export class EventPublisher {
       return;
     }
     this.stats.failedBatches += 1;
-    if (!this.failing) {
+    if (error instanceof Error && error.message.startsWith('LOST')) this.options.onLost();
+    else if (!this.failing) {
       this.failing = true;
       this.options.onUnavailable(error, this.bufferedEvents);
     }

@@ -10,7 +10,10 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { QueueFullError } from '../errors/queue-full-error.js';
 import { RateLimitError } from '../errors/rate-limit-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
+import { UnsupportedError } from '../errors/unsupported-error.js';
 import { ValidationError } from '../errors/validation-error.js';
+import { isRecord } from '../validation/issues.js';
+import { excerpt } from './event-entry.js';
 
 /** An error as it travels from the gateway back to the worker that asked: plain data. */
 export interface WireError {
@@ -34,6 +37,7 @@ const CLASSES: Readonly<Record<string, abstract new (...args: never[]) => Clanst
   listener: ListenerError,
   overflow: BufferOverflowError,
   closed: ClosedError,
+  unsupported: UnsupportedError,
 };
 
 /** An error as plain data (a clanstream error keeps its kind and fields; anything else becomes a protocol error). */
@@ -46,16 +50,30 @@ export function toWireError(error: unknown): WireError {
   return { name: 'ProtocolError', kind: 'protocol', message: `the gateway failed to carry out the command: ${error instanceof Error ? error.message : String(error)}`, fields: {} };
 }
 
+/** Fields an error must not take from the wire: they would change what it is rather than describe it. */
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype', 'message', 'name', 'stack', 'kind', 'cause']);
+
 /**
  * The error again, as an instance of its class (so `instanceof` and `kind`
- * work on the worker as they would in one process), with its message and fields.
+ * work on the worker as they would in one process), with its message and
+ * fields. Whatever is not an error as {@link toWireError} writes it becomes a
+ * ProtocolError saying so.
  */
-export function fromWireError(wire: WireError): ClanstreamError {
-  const Class = CLASSES[wire.kind] ?? ProtocolError;
+export function fromWireError(wire: unknown): ClanstreamError {
+  if (!isRecord(wire) || typeof wire.kind !== 'string' || typeof wire.message !== 'string') {
+    return new ProtocolError(`the gateway answered with an error that is not one: ${excerpt(JSON.stringify(wire) ?? String(wire))}`);
+  }
+  const known = Object.hasOwn(CLASSES, wire.kind);
+  const Class = known ? CLASSES[wire.kind]! : ProtocolError;
   const error = Object.create(Class.prototype as object) as ClanstreamError;
-  Object.assign(error, wire.fields, { kind: CLASSES[wire.kind] ? wire.kind : 'protocol' });
+  const fields = isRecord(wire.fields) ? wire.fields : {};
+  for (const key of Object.keys(fields)) {
+    if (!RESERVED.has(key)) Object.defineProperty(error, key, { value: fields[key], enumerable: true, writable: true, configurable: true });
+  }
+  const name = typeof wire.name === 'string' ? wire.name : Class.name;
+  Object.defineProperty(error, 'kind', { value: known ? wire.kind : 'protocol', enumerable: true, writable: true, configurable: true });
   Object.defineProperty(error, 'message', { value: wire.message, writable: true, configurable: true });
-  Object.defineProperty(error, 'name', { value: wire.name, writable: true, configurable: true });
-  Object.defineProperty(error, 'stack', { value: `${wire.name}: ${wire.message}\n    at the scale-out gateway`, writable: true, configurable: true });
+  Object.defineProperty(error, 'name', { value: name, writable: true, configurable: true });
+  Object.defineProperty(error, 'stack', { value: `${name}: ${wire.message}\n    at the scale-out gateway`, writable: true, configurable: true });
   return error;
 }

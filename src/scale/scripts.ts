@@ -5,21 +5,28 @@ import { LuaScript } from './lua-script.js';
  * session and seq are not past the resume point is a re-publication and is
  * skipped; the resume point moves with each event added, in the same step,
  * so publishing and checkpointing cannot disagree. A snapshot item records
- * the caches as of the last event added before it.
+ * the caches as of the last event added before it, under a new generation
+ * name (workers load every snapshot they have not seen whose reason asks
+ * for it). A lease that lapsed and nobody took is taken again; an epoch that
+ * is not the gateway's means Redis lost the bot's data: nothing is written.
  *
- * KEYS: events, resume, lease, channelSeq, snapshot, stats
- * ARGV: gatewayId, maxLen, then items: `e sid seq type ch at data` | `s state`
- * Reply: {published, skipped} or an error `LEASE …` when another gateway holds the lease.
+ * KEYS: events, resume, lease, channelSeq, snapshot, stats, epoch
+ * ARGV: gatewayId, maxLen, leaseMs, epoch, then items: `e sid seq type ch at data` | `s gen reason state`
+ * Reply: {published, skipped}, or an error `LEASE …` when another gateway
+ * holds the lease, `LOST …` when the epoch is not the gateway's.
  */
 export const PUBLISH = new LuaScript(
   'publish',
   `
-if redis.call('GET', KEYS[3]) ~= ARGV[1] then return redis.error_reply('LEASE this gateway does not hold the lease') end
+if redis.call('GET', KEYS[7]) ~= ARGV[4] then return redis.error_reply('LOST the bot data in Redis is not the one this gateway published to') end
+local holder = redis.call('GET', KEYS[3])
+if not holder then redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[3])
+elseif holder ~= ARGV[1] then return redis.error_reply('LEASE this gateway does not hold the lease') end
 local lastSid = redis.call('HGET', KEYS[2], 'sid') or ''
 local lastSeq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
 local lastId = redis.call('HGET', KEYS[2], 'id') or '0-0'
 local published, skipped = 0, 0
-local i = 3
+local i = 5
 while i <= #ARGV do
   if ARGV[i] == 'e' then
     local sid, seq, ch = ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 4]
@@ -34,8 +41,8 @@ while i <= #ARGV do
     end
     i = i + 7
   else
-    redis.call('HSET', KEYS[5], 'id', lastId, 'sid', lastSid, 'seq', lastSeq, 'state', ARGV[i + 1])
-    i = i + 2
+    redis.call('HSET', KEYS[5], 'id', lastId, 'sid', lastSid, 'seq', lastSeq, 'gen', ARGV[i + 1], 'reason', ARGV[i + 2], 'state', ARGV[i + 3])
+    i = i + 4
   end
 end
 if published > 0 then
@@ -48,17 +55,19 @@ return {published, skipped}
 );
 
 /**
- * Takes the lease when it is free, or keeps it when this gateway holds it.
- * KEYS: lease. ARGV: gatewayId, leaseMs. Reply: 1 held, 0 held by another.
+ * Takes the lease when it is free, or keeps it when this gateway holds it,
+ * and says which epoch the bot's data is (so an idle gateway notices a loss).
+ * KEYS: lease, epoch. ARGV: gatewayId, leaseMs. Reply: {1 held | 0 held by another, epoch or ''}.
  */
 export const HOLD_LEASE = new LuaScript(
   'hold-lease',
   `
+local epoch = redis.call('GET', KEYS[2]) or ''
 local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if holder then return 0 end
+if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return {1, epoch} end
+if holder then return {0, epoch} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+return {1, epoch}
 `,
 );
 
@@ -91,11 +100,19 @@ return acked
 `,
 );
 
+/** Prefix of an entry's own fields in its dead letter, so no field of the entry can pass for one of the letter's. */
+export const LETTER_FIELD_PREFIX = 'field:';
+/** Fields of an entry a dead letter keeps. */
+export const MAX_LETTER_FIELDS = 1_000;
+
 /**
  * Moves an entry to the dead letters with why, and acknowledges it, in one
- * step (so it is neither lost nor handled again), unless it was acknowledged meanwhile.
+ * step (so it is neither lost nor handled again), unless it was acknowledged
+ * meanwhile. The entry's fields are copied on the server, each under
+ * {@link LETTER_FIELD_PREFIX}: a large entry does not travel to the worker and back
+ * (past {@link MAX_LETTER_FIELDS} fields, `fields_dropped` counts the rest).
  * KEYS: events, deadLetters, channelDone, failures, stats.
- * ARGV: group, id, ch, cseq, reason, deliveries, consumer, maxLen, then the entry's fields.
+ * ARGV: group, id, ch, cseq, reason, deliveries, consumer, maxLen.
  */
 export const DEAD_LETTER = new LuaScript(
   'dead-letter',
@@ -105,9 +122,22 @@ if #pending == 0 then return 0 end
 local last = redis.call('HGET', KEYS[4], ARGV[2])
 local reason = ARGV[5]
 if last then reason = reason .. '; last failure: ' .. last end
-local entry = {'XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'entry', ARGV[2], 'reason', reason, 'deliveries', ARGV[6], 'consumer', ARGV[7], 'at', tostring(redis.call('TIME')[1])}
-for i = 9, #ARGV do entry[#entry + 1] = ARGV[i] end
-redis.call(unpack(entry))
+local letter = {'XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'entry', ARGV[2], 'reason', reason, 'deliveries', ARGV[6], 'consumer', ARGV[7], 'at', tostring(redis.call('TIME')[1])}
+local rows = redis.call('XRANGE', KEYS[1], ARGV[2], ARGV[2])
+if #rows == 1 then
+  local fields = rows[1][2]
+  -- unpack() takes a few thousand values at most: a hostile entry's fields past the limit are counted, not kept.
+  local kept = math.min(#fields, ${2 * MAX_LETTER_FIELDS})
+  for i = 1, kept, 2 do
+    letter[#letter + 1] = '${LETTER_FIELD_PREFIX}' .. fields[i]
+    letter[#letter + 1] = fields[i + 1]
+  end
+  if kept < #fields then
+    letter[#letter + 1] = 'fields_dropped'
+    letter[#letter + 1] = tostring((#fields - kept) / 2)
+  end
+end
+redis.call(unpack(letter))
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HDEL', KEYS[4], ARGV[2])
 local ch, cseq = ARGV[3], tonumber(ARGV[4])

@@ -24,12 +24,14 @@ export function streamsOf(reply: unknown): Map<string, StreamEntries> {
   return new Map(Object.entries(reply as Record<string, StreamEntries>));
 }
 
-/** Creates a consumer group that starts at the beginning of the stream (creating the stream); an existing group is kept. */
-export async function ensureGroup(redis: Redis, key: string, group: string): Promise<void> {
+/** Creates a consumer group that starts at the beginning of the stream (creating the stream); an existing group is kept. Resolves true when it created one. */
+export async function ensureGroup(redis: Redis, key: string, group: string): Promise<boolean> {
   try {
     await redis.call('XGROUP', 'CREATE', key, group, '0', 'MKSTREAM');
+    return true;
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith('BUSYGROUP')) throw error;
+    return false;
   }
 }
 
@@ -38,11 +40,6 @@ export async function readGroup(redis: Redis, options: { key: string; group: str
   const block = options.blockMs === undefined ? [] : ['BLOCK', options.blockMs];
   const reply = await redis.call('XREADGROUP', 'GROUP', options.group, options.consumer, 'COUNT', options.count, ...block, 'STREAMS', options.key, options.id);
   return streamsOf(reply).get(options.key) ?? [];
-}
-
-/** XREAD on several streams from the given ids; entries by stream key. */
-export async function readStreams(redis: Redis, from: ReadonlyArray<readonly [key: string, id: string]>, count: number, blockMs: number): Promise<Map<string, StreamEntries>> {
-  return streamsOf(await redis.call('XREAD', 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', ...from.map(([key]) => key), ...from.map(([, id]) => id)));
 }
 
 /** XAUTOCLAIM: entries idle at least `minIdleMs` move to `consumer` (their delivery count goes up). */

@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import { asyncScheduler, BehaviorSubject, type Observable, type SchedulerLike } from 'rxjs';
 import { CachedSurface } from '../client/cached-surface.js';
+import { ErrorReporter } from '../client/error-reporter.js';
 import type { BotSurface } from '../client/bot-surface.js';
 import { ClientRuntime } from '../client/runtime.js';
 import { StateSync } from '../client/sync.js';
 import type { ApiChannelDescription } from '../model/api.js';
-import type { AnyClanstreamError } from '../errors/index.js';
+import { UNHANDLED_ERRORS_DEFAULT, type UnhandledErrors } from '../debug/unhandled-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ConnectionStatus } from '../gateway/lifecycle.js';
@@ -15,16 +16,19 @@ import type { CacheLimits } from '../state/limits.js';
 import { InMemoryMessageStore, type MessageStore } from '../state/message-store.js';
 import { Store } from '../state/store.js';
 import { INSPECT } from '../util/inspect.js';
-import { redactingLogger, type Logger, type LoggerLike } from '../util/logger.js';
+import { redactingLogger, silentLogger, type Logger, type LoggerLike } from '../util/logger.js';
 import { SecretRedactor } from '../util/redact.js';
 import type { APISentTokenRequest, SendTokenResult } from '../wallet/types.js';
 import { runForEvent } from './command-context.js';
 import { CommandClient, remoteApi } from './command-client.js';
+import { DataEpoch, dataLossError, LossRecovery } from './data-epoch.js';
 import { DeadLetters } from './dead-letters.js';
 import { SCALE_DEFAULTS, type ScaleNumbers } from './defaults.js';
-import { EventConsumer, type ConsumerStats } from './event-consumer.js';
+import { EventConsumer, type ConsumerStats, type HandleOutcome } from './event-consumer.js';
 import { eventKey, type EventEntry } from './event-entry.js';
 import { scaleKeys, type ScaleKeys } from './keys.js';
+import { withinStartTimeout } from './start-timeout.js';
+import { ensureGroup } from './streams.js';
 import { WorkerFeed } from './worker-feed.js';
 
 /** Settings of {@link WorkerClient.connect}; every number has its default in {@link SCALE_DEFAULTS}. */
@@ -58,9 +62,22 @@ export interface WorkerOptions {
   readonly commandsMaxLen?: number;
   readonly deadLettersMaxLen?: number;
   readonly retryMs?: number;
+  /** How long `connect` waits for Redis before it rejects with a ConnectionError. */
+  readonly startTimeoutMs?: number;
+  /** Largest command written; a larger one fails at once with a ValidationError (`too_large`). */
+  readonly maxCommandBytes?: number;
+  /** Largest result read; a larger answer fails its command with a ProtocolError. */
+  readonly maxResultBytes?: number;
+  /** Largest event read; a larger entry goes to the dead letters unread. */
+  readonly maxEventBytes?: number;
   readonly scheduler?: SchedulerLike;
   /** Where the worker logs (any of error, warn, info, debug); silent by default. */
   readonly logger?: LoggerLike;
+  /**
+   * An error that reaches no `errors$` subscriber and no logger is printed to
+   * stderr (`'print'`, the default) or dropped (`'silent'`), as in one process.
+   */
+  readonly unhandledErrors?: UnhandledErrors;
 }
 
 /** Counters of a worker (see docs/guides/scaling.md). */
@@ -77,7 +94,7 @@ interface Handling {
   readonly failures: unknown[];
 }
 
-const NUMBER_OPTIONS = ['maxInFlight', 'blockMs', 'claimIdleMs', 'claimIntervalMs', 'maxDeliveries', 'orderWaitMs', 'commandTimeoutMs', 'commandsMaxLen', 'deadLettersMaxLen', 'retryMs'] as const;
+const NUMBER_OPTIONS = ['maxInFlight', 'blockMs', 'claimIdleMs', 'claimIntervalMs', 'maxDeliveries', 'orderWaitMs', 'commandTimeoutMs', 'commandsMaxLen', 'deadLettersMaxLen', 'retryMs', 'startTimeoutMs', 'maxCommandBytes', 'maxResultBytes', 'maxEventBytes'] as const;
 
 /**
  * A bot process that handles its share of the events a gateway publishes,
@@ -98,7 +115,7 @@ const NUMBER_OPTIONS = ['maxInFlight', 'blockMs', 'claimIdleMs', 'claimIntervalM
  * bot.onChannelMessage(async (message) => {
  *   if (message.sender_id !== bot.clientId && message.content.t === '*ping') await bot.replyTo(message, 'pong');
  * }); // the event is acknowledged once this promise settles
- * process.once('SIGTERM', () => void bot.close()); // finishes and acknowledges what is in flight
+ * process.once('SIGTERM', () => void bot.close().then(() => redis.quit())); // finishes and acknowledges what is in flight, then exits
  * ```
  */
 export class WorkerClient extends CachedSurface implements BotSurface {
@@ -121,8 +138,13 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   private readonly consumerLoop: EventConsumer;
   private readonly readers: Redis[];
   private readonly logger: Logger;
+  private readonly reporter: ErrorReporter;
+  private readonly epoch: DataEpoch;
+  private readonly settings: ScaleNumbers;
+  private readonly group: string;
   private handling: Handling | undefined;
   private closing$: Promise<void> | undefined;
+  private readonly recovery: LossRecovery;
 
   private constructor(private readonly options: WorkerOptions) {
     super();
@@ -133,12 +155,29 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     this.keys = scaleKeys(options.botId);
     this.consumer = options.consumer;
     const settings: ScaleNumbers = { ...SCALE_DEFAULTS, ...numbersOf(options) };
+    this.settings = settings;
+    this.group = options.group ?? SCALE_DEFAULTS.group;
     this.scheduler = options.scheduler ?? asyncScheduler;
-    this.logger = redactingLogger(options.logger ?? {}, new SecretRedactor());
+    const redactor = new SecretRedactor();
+    this.logger = redactingLogger(options.logger ?? silentLogger, redactor);
+    // As in one process: an error that reaches no errors$ subscriber and no logger is printed, unless told 'silent'.
+    this.reporter = new ErrorReporter({ redactor, logger: this.logger, userLogger: options.logger !== undefined, unhandledErrors: options.unhandledErrors ?? UNHANDLED_ERRORS_DEFAULT, errors: this.errorSubject });
+    this.epoch = new DataEpoch(options.redis, this.keys.epoch);
+    this.recovery = new LossRecovery({ epoch: this.epoch, recreate: () => ensureGroup(options.redis, this.keys.events, this.group), lost: () => this.afterLoss(), report: (error) => this.report(error) });
     const caches = options.caches ?? true;
     this.store = new Store({ ...(options.cacheLimits ? { limits: options.cacheLimits } : {}), selfId: () => this.clientId, report: (error) => this.report(error) });
     const messageStore = options.messageStore ?? new InMemoryMessageStore(this.store.limits.messageStore);
-    this.commands = new CommandClient({ redis: options.redis, keys: this.keys, consumer: this.consumer, commandsMaxLen: settings.commandsMaxLen, timeoutMs: settings.commandTimeoutMs, scheduler: this.scheduler });
+    this.commands = new CommandClient({
+      redis: options.redis,
+      keys: this.keys,
+      consumer: this.consumer,
+      commandsMaxLen: settings.commandsMaxLen,
+      timeoutMs: settings.commandTimeoutMs,
+      maxCommandBytes: settings.maxCommandBytes,
+      maxResultBytes: settings.maxResultBytes,
+      scheduler: this.scheduler,
+      report: (error) => this.report(error),
+    });
     const api = remoteApi(this.commands);
     this.runtime = new ClientRuntime(
       {
@@ -167,8 +206,11 @@ export class WorkerClient extends CachedSurface implements BotSurface {
       caches,
       blockMs: settings.blockMs,
       batch: settings.publishBatch,
+      maxEventBytes: settings.maxEventBytes,
       retryMs: settings.retryMs,
       scheduler: this.scheduler,
+      epoch: this.epoch,
+      onLoss: (why) => this.recovery.run(why),
       apply: (action) => this.store.dispatch(action),
       applied: (event) => keepMessage(messageStore, event),
       selfId: (id) => (this.clientId ??= id),
@@ -179,7 +221,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
       redis: options.redis,
       reader: this.readers[1]!,
       keys: this.keys,
-      group: options.group ?? SCALE_DEFAULTS.group,
+      group: this.group,
       consumer: this.consumer,
       maxInFlight: settings.maxInFlight,
       blockMs: settings.blockMs,
@@ -189,9 +231,11 @@ export class WorkerClient extends CachedSurface implements BotSurface {
       deadLettersMaxLen: settings.deadLettersMaxLen,
       ordered: options.ordered === 'channel',
       orderWaitMs: settings.orderWaitMs,
+      maxEventBytes: settings.maxEventBytes,
       retryMs: settings.retryMs,
       scheduler: this.scheduler,
       handle: (entry) => this.handle(entry),
+      onMissing: (why) => this.recovery.run(why),
       report: (error) => this.report(error),
     });
     this.deadLetters = new DeadLetters(options.redis, this.keys);
@@ -201,14 +245,24 @@ export class WorkerClient extends CachedSurface implements BotSurface {
    * Connects a worker: loads the caches from the gateway's snapshot, takes
    * back what this consumer left pending, and starts handling events.
    * Register listeners on the returned worker at once: events are handed to
-   * it from the next turn of the event loop on.
+   * it from the next turn of the event loop on. Rejects with a
+   * ConnectionError when Redis does not answer within `startTimeoutMs`
+   * (nothing of the worker is left running; close the connection you passed).
    */
   static async connect(options: WorkerOptions): Promise<WorkerClient> {
     const worker = new WorkerClient(options);
-    await worker.feed.start();
-    // Listeners registered right after `connect` resolves must see the first events: start one turn later.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await worker.consumerLoop.start();
+    try {
+      await withinStartTimeout(`worker ${worker.consumer} could not connect`, options.redis, worker.settings.startTimeoutMs, worker.scheduler, async () => {
+        await worker.epoch.refresh();
+        await worker.feed.start();
+        // Listeners registered right after `connect` resolves must see the first events: start one turn later.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await worker.consumerLoop.start();
+      });
+    } catch (error) {
+      worker.abandon();
+      throw error;
+    }
     worker.statusSubject.next('ready');
     worker.lifecycleSubject.next({ type: 'ready', sessionId: '', userId: worker.clientId ?? '' });
     return worker;
@@ -255,10 +309,23 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   }
 
   private async shutDown(): Promise<void> {
+    this.feed.beginClosing();
     await this.consumerLoop.stop();
     // Handlers are done; answers to their last commands came meanwhile. Now the reads may stop.
     for (const reader of this.readers) reader.disconnect();
     await this.feed.stop();
+    this.finish();
+  }
+
+  /** A start that failed: stops everything without waiting for Redis, which may never answer. */
+  private abandon(): void {
+    this.consumerLoop.abandon();
+    this.feed.abandon();
+    for (const reader of this.readers) reader.disconnect();
+    this.finish();
+  }
+
+  private finish(): void {
     this.commands.close();
     this.statusSubject.next('closed');
     this.stopListening();
@@ -267,9 +334,21 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     this.statusSubject.complete();
   }
 
-  /** Runs every handler of one event (after the caches applied it) and resolves with why any failed. */
-  private async handle(entry: EventEntry): Promise<string | undefined> {
-    await this.feed.whenApplied(entry.id);
+  /** Redis lost the bot's data: forget what went with it, and say so loudly; the gateway's next snapshot reloads the caches. */
+  private afterLoss(): void {
+    this.consumerLoop.afterLoss();
+    this.feed.afterLoss();
+    const error = dataLossError(this.options.botId, `worker ${this.consumer} created its consumer group again and goes on; it reloads its caches from the gateway's next snapshot, and commands it sent before the loss may time out`);
+    this.logger.error(`${error.name}: ${error.message}`);
+    this.reporter.relay(error);
+  }
+
+  /** Runs every handler of one event (after the caches applied it) and resolves with what became of them. */
+  private async handle(entry: EventEntry): Promise<HandleOutcome> {
+    const cached = await this.feed.whenApplied(entry.id);
+    if (cached === 'stopped') return { kind: 'abandoned' };
+    // The caches could not take it: its handlers would not see them as they should, and a retry would fail the same way.
+    if (cached !== 'applied') return { kind: 'unusable', reason: cached.failed };
     // Without a snapshot yet (the worker started before the gateway), the gateway says who the bot is.
     this.clientId ??= (await this.options.redis.hget(this.keys.resume, 'self').catch(() => null)) || undefined;
     const handling: Handling = { base: eventKey(entry.sessionId, entry.seq), settling: [], failures: [] };
@@ -282,8 +361,8 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     }
     const outcomes = await Promise.allSettled(handling.settling);
     for (const outcome of outcomes) if (outcome.status === 'rejected') handling.failures.push(outcome.reason);
-    if (handling.failures.length === 0) return undefined;
-    return handling.failures.map((failure) => (failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure))).join('; ');
+    if (handling.failures.length === 0) return { kind: 'handled' };
+    return { kind: 'failed', reason: handling.failures.map((failure) => (failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure))).join('; ') };
   }
 
   /**
@@ -305,8 +384,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
 
   /** @internal */
   protected report(error: ClanstreamError): void {
-    this.logger.warn(`${error.name}: ${error.message}`);
-    this.errorSubject.next(error as AnyClanstreamError);
+    this.reporter.report(error);
   }
 
   /** A secret-free description. */

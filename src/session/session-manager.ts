@@ -1,11 +1,12 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import { ApiError } from '../errors/api-error.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { INSPECT } from '../util/inspect.js';
 import { Session } from './session.js';
+import { CLANSTREAM_SESSION_FORMAT, type SessionFormat } from './session-format.js';
 
 /** Reads a session from a server's answer: tokens that are not JWTs are the server's fault (a ProtocolError), not the caller's. */
 function fromAnswer<T>(route: string, read: () => T): T {
@@ -25,6 +26,8 @@ export interface SessionManagerOptions {
   apiKey?: string;
   /** Current time in ms (the client's scheduler clock). */
   now?: () => number;
+  /** How the protocol's login answers and tokens read (default: clanstream's). */
+  format?: SessionFormat;
 }
 
 /**
@@ -41,7 +44,7 @@ export class SessionManager {
   readonly session$: Observable<Session | undefined> = this.sessions.asObservable();
 
   constructor(
-    private readonly apiClient: ServiceApi,
+    private readonly apiClient: PlatformApi,
     session?: Session,
     private readonly options: SessionManagerOptions = {},
   ) {
@@ -62,9 +65,10 @@ export class SessionManager {
   /** Exchanges the API key for a new session and keeps it. A refused key is an {@link AuthenticationError}. */
   async authenticate(apiKey: string): Promise<Session> {
     try {
-      const response = await this.apiClient.authenticate(apiKey, this.options.appId);
+      const format = this.options.format ?? CLANSTREAM_SESSION_FORMAT;
+      const response = format.normalise(await this.apiClient.authenticate(apiKey, this.options.appId));
       this.#apiKey = apiKey;
-      const session = fromAnswer('POST /v2/apps/authenticate/token', () => new Session(response));
+      const session = fromAnswer('POST /v2/apps/authenticate/token', () => new Session(response, format.claims));
       this.set(session);
       return session;
     } catch (error) {
@@ -91,7 +95,7 @@ export class SessionManager {
     const current = this.session;
     if (current && !current.isrefreshexpired(this.now())) {
       try {
-        const response = await this.apiClient.refreshSession(current.refresh_token);
+        const response = (this.options.format ?? CLANSTREAM_SESSION_FORMAT).normalise(await this.apiClient.refreshSession(current.refresh_token));
         fromAnswer('POST /v2/account/session/refresh', () => current.update(response.token, response.refresh_token));
         if (response.api_url) current.api_url = response.api_url;
         if (response.ws_url) current.ws_url = response.ws_url;

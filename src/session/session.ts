@@ -1,14 +1,12 @@
 import { jwtDecode } from 'jwt-decode';
 import { ValidationError } from '../errors/validation-error.js';
 import { INSPECT } from '../util/inspect.js';
+import { clanstreamClaims, type ClaimReader } from './session-format.js';
 import { isRestoreKey, newRestoreKey, rememberedTokens, rememberTokens } from './session-copies.js';
 
-/** Claims clanstream reads from session and refresh tokens. */
-interface TokenClaims {
-  exp?: number;
-  uid?: string;
-  usn?: string;
-  vars?: Record<string, string>;
+/** A token's decoded claims: the expiry is read here; the user and variables by the protocol's claim reader. */
+interface TokenClaims extends Readonly<Record<string, unknown>> {
+  exp?: unknown;
 }
 
 /** A session as it can be stored and given back to {@link Session.restore}. Contains secrets: store it safely. */
@@ -35,7 +33,7 @@ function decode(token: string, field: string): TokenClaims {
   }
   // The message names the field only: the token itself is a secret.
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new ValidationError([{ path: field, message: 'is not a JWT', code: 'invalid' }], 'session');
-  return claims;
+  return claims as TokenClaims;
 }
 
 function requireString(input: Record<string, unknown>, key: 'token' | 'refresh_token'): string {
@@ -75,8 +73,15 @@ export class Session {
   /** Proof service the server advertised, if any. */
   zk_url?: string;
 
-  /** Builds a session from an authentication response; `token` and `refresh_token` are required. */
-  constructor(apiSession: unknown) {
+  /** Reads the user and variables from the token's claims (the protocol's places for them). */
+  readonly #claims: ClaimReader;
+
+  /**
+   * Builds a session from an authentication response; `token` and `refresh_token` are required.
+   * `claims` reads the user, username and variables from the token (default: clanstream's `uid`, `usn`, `vars`).
+   */
+  constructor(apiSession: unknown, claims: ClaimReader = clanstreamClaims) {
+    this.#claims = claims;
     if (typeof apiSession !== 'object' || apiSession === null) {
       throw new ValidationError([{ path: '', message: 'a session needs token and refresh_token', code: 'invalid' }], 'session');
     }
@@ -118,23 +123,25 @@ export class Session {
     else delete this.expires_at;
     if (typeof refreshClaims.exp === 'number') this.refresh_expires_at = refreshClaims.exp;
     else delete this.refresh_expires_at;
-    if (typeof claims.uid === 'string') this.user_id = claims.uid;
-    if (typeof claims.usn === 'string') this.username = claims.usn;
-    this.vars = { ...(claims.vars ?? {}) };
+    const read = this.#claims(claims);
+    if (read.user_id !== undefined) this.user_id = read.user_id;
+    if (read.username !== undefined) this.username = read.username;
+    this.vars = { ...(read.vars ?? {}) };
   }
 
   /**
    * Rebuilds a session from what {@link Session.toStorable} returned, an
    * authentication response, or a copy made in this process with
    * `{...session}` or `JSON.parse(JSON.stringify(session))` (which leave the
-   * tokens out: they are found again by the copy's `restore_key`).
+   * tokens out: they are found again by the copy's `restore_key`). `claims` reads the token's claims as the
+   * session's protocol places them (default: clanstream's).
    */
-  static restore(session: unknown): Session {
+  static restore(session: unknown, claims?: ClaimReader): Session {
     if (typeof session === 'object' && session !== null && !('token' in session) && !('refresh_token' in session)) {
       const tokens = rememberedTokens((session as { restore_key?: unknown }).restore_key);
-      if (tokens) return new Session({ ...session, ...tokens });
+      if (tokens) return new Session({ ...session, ...tokens }, claims);
     }
-    return new Session(session);
+    return new Session(session, claims);
   }
 
   /** Everything needed to restore the session later, including its tokens. Store it safely. */

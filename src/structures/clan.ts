@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ApiRoleListEventResponse, ApiVoiceChannelUserList, ServiceUpdateRoleBody } from '../model/api.js';
 import { ChannelType } from '../model/enums.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -69,7 +69,7 @@ export class Clan {
   }
 
   /** The API client. */
-  get apiClient(): ServiceApi {
+  get apiClient(): PlatformApi {
     return this.#ctx.api();
   }
 

@@ -1,4 +1,4 @@
-import type { ServiceApi } from '../api/service-api.js';
+import type { PlatformApi } from '../api/platform-api.js';
 import type { ApiChannelDescription } from '../model/api.js';
 import type { ActionQueue } from '../outbound/outbox.js';
 import type { CacheManager } from '../state/cache-manager.js';
@@ -18,7 +18,7 @@ import type { User } from './user.js';
 export interface ClientContext {
   readonly store: Store;
   /** The REST API (throws a ClosedError when not logged in). */
-  api(): ServiceApi;
+  api(): PlatformApi;
   readonly outbox: ActionQueue;
   readonly messageStore: MessageStore;
   clientId(): string | undefined;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/protocol-error.js';
 import { parseCommand, splitArgs } from '../../src/events/operators/command.js';
-import { decodeFrame } from '../../src/gateway/codec.js';
+import { decodeFrame } from '../../src/gateway/clanstream-wire.js';
 import { jsonText } from '../helpers/property.js';
 
 const RUNS = 3000;

@@ -471,3 +471,65 @@ describe('a transport with send() (no Observable per request)', () => {
     await expect(sent).rejects.toBeInstanceOf(ClosedError);
   });
 });
+
+describe('a transport whose far end does not dedupe writes (idempotentWrites: false)', () => {
+  /** send() refuses at once, as the gateway connection does, while `connected` is false; else it holds the request. */
+  function plainTransport() {
+    const ready$ = new BehaviorSubject(true);
+    let connected = true;
+    const requests: Array<{ op: GatewayRequestOp; payload: Record<string, unknown>; handler: ReplyHandler }> = [];
+    const transport: OutboxTransport = {
+      ready$,
+      idempotentWrites: false,
+      request$: () => {
+        throw new Error('request$ must not be used when send() is there');
+      },
+      send: (op, payload, _timeoutMs, handler) => {
+        if (!connected) {
+          handler.error(new ConnectionError(`cannot send ${op}: the gateway is not connected`, { fatal: false }));
+          return { unsubscribe: () => {} };
+        }
+        requests.push({ op, payload: payload as Record<string, unknown>, handler });
+        return { unsubscribe: () => {} };
+      },
+    };
+    const connect = (up: boolean) => {
+      connected = up;
+      ready$.next(up);
+    };
+    return { transport, requests, connect };
+  }
+
+  it('adds no idempotency key', () => {
+    const { transport, requests } = plainTransport();
+    void outboxOn(transport).enqueue('channel_message_send', send('a')).catch(() => undefined);
+    expect(requests[0]!.payload).not.toHaveProperty('idempotency_key');
+  });
+
+  it('settles a write that went out and lost its connection with a ClosedError of outcome unknown, and never sends it again', async () => {
+    const { transport, requests, connect } = plainTransport();
+    const outbox = outboxOn(transport);
+    const sent = outbox.enqueue('channel_message_send', send('a'));
+    requests[0]!.handler.error(new ConnectionError('the gateway connection was lost before the reply arrived', { fatal: false }));
+    await expect(sent).rejects.toMatchObject({ kind: 'closed', operation: 'channel_message_send', outcome: 'unknown' });
+    connect(true);
+    expect(requests).toHaveLength(1);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 0, inFlight: 0, sent: 0, failed: 1 });
+  });
+
+  it('still sends, once the connection is back, a write that never went out (refused at once while disconnected)', async () => {
+    const { transport, requests, connect } = plainTransport();
+    const outbox = outboxOn(transport);
+    // Ready as far as the outbox last heard, but the connection refuses at once: nothing reached the socket.
+    connect(false);
+    (transport.ready$ as BehaviorSubject<boolean>).next(true);
+    const sent = outbox.enqueue('channel_message_send', send('b'));
+    expect(requests).toHaveLength(0);
+    expect(outbox.current).toEqual<OutboxStats>({ queued: 1, inFlight: 0, sent: 0, failed: 0 });
+    connect(true);
+    expect(requests).toHaveLength(1);
+    const reply = ack('M2');
+    requests[0]!.handler.next(reply);
+    expect(await sent).toBe(reply);
+  });
+});

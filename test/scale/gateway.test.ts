@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstValueFrom, filter } from 'rxjs';
 import { Events, type AnyClanstreamError, type ChannelMessage } from '../../src/index.js';
-import { scaleKeys, scaleStatus } from '../../src/scale/index.js';
+import { ScaleGateway, scaleKeys, scaleStatus } from '../../src/scale/index.js';
 import { until } from '../helpers/client.js';
 import { runRedisTests } from '../support/redis-server.js';
-import { ScaleTracker, type ScaleWorld } from './support.js';
+import { FAST_GATEWAY, ScaleTracker, type ScaleWorld } from './support.js';
 
 const t = new ScaleTracker();
 afterEach(() => t.cleanup());
@@ -32,6 +32,57 @@ describe.skipIf(!runRedisTests)('the scale-out gateway', () => {
     expect(general?.name).toBe('general');
     expect([...general!.messages.values()].map((m) => m.content.t)).toEqual(['first', 'second']);
     expect(worker.users.get(w.alice.id)?.username).toBe('alice');
+  });
+
+  it('a worker started before any gateway gets its caches from the first snapshot: clans, channels and message.channel.clan for every event', async () => {
+    const w = await t.world();
+    const worker = await t.worker(w, 'early-worker');
+    expect(worker.clans.size).toBe(0);
+    const seen: Array<{ clan: string | undefined; channelClan: string | undefined }> = [];
+    worker.onChannelMessage(async (m: ChannelMessage) => {
+      if (m.sender_id !== w.alice.id) return;
+      const message = await worker.messageOf(m);
+      seen.push({ clan: worker.clans.get(w.clanId)?.name, channelClan: message.channel?.clan?.name });
+    });
+    await t.gateway(w);
+    const alice = w.emu.as(w.alice.id);
+    alice.send(w.general, 'one');
+    alice.send(w.general, 'two');
+    await until(() => seen.length === 2, 'both events handled', 10_000);
+    expect(seen).toEqual([
+      { clan: 'Scale Clan', channelClan: 'Scale Clan' },
+      { clan: 'Scale Clan', channelClan: 'Scale Clan' },
+    ]);
+    expect(worker.clientId).toBe(w.bot.botId);
+  });
+
+  it('a take-over after the platform lost the session resynchronises, says so on errors$, and the running worker loads the new snapshot', async () => {
+    const w = await t.world();
+    const first = await t.gateway(w, { gatewayId: 'a' });
+    const worker = await t.worker(w, 'worker-1');
+    const handled: Array<{ text: string | undefined; channel: string | undefined; clan: string | undefined }> = [];
+    worker.onChannelMessage(async (m: ChannelMessage) => {
+      if (m.sender_id !== w.alice.id) return;
+      const message = await worker.messageOf(m);
+      handled.push({ text: m.content.t, channel: message.channel?.name, clan: message.channel?.clan?.name });
+    });
+    w.emu.as(w.alice.id).send(w.general, 'before');
+    await until(() => handled.length === 1, 'the first event', 10_000);
+    await first.close();
+    // While no gateway holds the socket the platform forgets the session, and a channel appears that no event announces to the bot.
+    await w.emu.restart();
+    const lounge = w.emu.createChannel({ clanId: w.clanId, name: 'lounge' });
+    const second = new ScaleGateway({ redis: t.client(w), config: w.config, gatewayId: 'b', ...FAST_GATEWAY });
+    const errors: AnyClanstreamError[] = [];
+    second.errors$.subscribe((error) => errors.push(error));
+    t.onCleanup(() => second.close());
+    await second.start();
+    expect(second.currentRole).toBe('active');
+    expect(errors.map((e) => e.message).filter((m) => m.includes('the platform session could not be resumed'))).toHaveLength(1);
+    await until(() => worker.channels.get(lounge.channel_id) !== undefined, 'the worker loading the snapshot written after the resync', 10_000);
+    w.emu.as(w.alice.id).send(lounge.channel_id, 'in the lounge');
+    await until(() => handled.length === 2, 'the event in the new channel', 10_000);
+    expect(handled[1]).toEqual({ text: 'in the lounge', channel: 'lounge', clan: 'Scale Clan' });
   });
 
   it('a slow worker never grows the gateway: the backlog waits in Redis, trimmed to maxLen', async () => {

@@ -4,7 +4,7 @@
  * closed after each test.
  */
 import type { Redis } from 'ioredis';
-import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount } from '../../src/emulator/index.js';
+import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorOptions } from '../../src/emulator/index.js';
 import type { ClientConfigDto } from '../../src/index.js';
 import { publishGateway, WorkerClient, type GatewayOptions, type ScaleGateway, type WorkerOptions } from '../../src/scale/index.js';
 import { emulatorAddress } from '../helpers/client.js';
@@ -30,8 +30,9 @@ export interface ScaleWorld {
 export class ScaleTracker {
   private readonly closers: Array<() => unknown> = [];
 
-  async world(): Promise<ScaleWorld> {
-    const [emu, redis] = await Promise.all([startEmulator({ port: 0 }), RedisServer.start()]);
+  /** `appendOnly: false`: a redis-server that comes back empty from a restart. */
+  async world(options: { appendOnly?: boolean; emulator?: EmulatorOptions } = {}): Promise<ScaleWorld> {
+    const [emu, redis] = await Promise.all([startEmulator({ port: 0, ...options.emulator }), RedisServer.start({ appendOnly: options.appendOnly ?? true })]);
     this.closers.push(() => emu.close(), () => redis.stop());
     const bot = emu.createBot({ username: 'clanbot', display_name: 'Clan Bot' });
     const alice = emu.createUser({ username: 'alice', display_name: 'Alice' });

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChannelType, Events, ProtocolError, RoleEventStatus, ServiceClient, type AnyClanstreamError, type ChannelMessage, type ClanstreamError } from '../../src/index.js';
 import type { StoreAction } from '../../src/state/actions.js';
-import { decodeFrame } from '../../src/gateway/codec.js';
+import { decodeFrame } from '../../src/gateway/clanstream-wire.js';
 import { MessageWindow } from '../../src/state/message-window.js';
 import { PersistentMap } from '../../src/state/persistent-map.js';
 import type { MessageState } from '../../src/state/records.js';

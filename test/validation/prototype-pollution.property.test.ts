@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/events/operators/command.js';
 import { maskSecrets } from '../../src/emulator/wire-log.js';
-import { decodeFrame } from '../../src/gateway/codec.js';
+import { decodeFrame } from '../../src/gateway/clanstream-wire.js';
 import { ActionRowBuilder } from '../../src/interactive/action-row-builder.js';
 import { ButtonBuilder } from '../../src/interactive/button-builder.js';
 import { validateComponent } from '../../src/interactive/component.js';

@@ -1,12 +1,12 @@
 /**
- * decodeFrame (src/gateway/codec.ts): every server frame kind of PROTOCOL
+ * decodeFrame (src/gateway/clanstream-wire.ts): every server frame kind of PROTOCOL
  * §4.2, channel_message normalisation, typing (never a message), and bad
  * input, which never throws and becomes a ProtocolError carrying a short
  * excerpt of the frame.
  */
 import { describe, expect, it } from 'vitest';
 import { Events, ProtocolError } from '../../src/index.js';
-import { decodeFrame, type ServerFrame } from '../../src/gateway/codec.js';
+import { decodeFrame, type ServerFrame } from '../../src/gateway/clanstream-wire.js';
 
 const HELLO = { protocol: 1, heartbeat_interval_ms: 15000, heartbeat_timeout_ms: 45000, max_frame_bytes: 262144, server_time_ms: 1795277644447 };
 

@@ -1,5 +1,5 @@
 /**
- * decodeFrame (src/gateway/codec.ts), property-based: whatever the server
+ * decodeFrame (src/gateway/clanstream-wire.ts), property-based: whatever the server
  * sends — arbitrary text, arbitrary JSON, `__proto__` keys, huge numbers,
  * nested junk — it never throws, returns a well-formed ServerFrame or a
  * ProtocolError with a short excerpt, round-trips event payloads, normalises
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/protocol-error.js';
 import { ALL_EVENTS, Events, isEventName } from '../../src/events/names.js';
-import { decodeFrame, type ServerFrame } from '../../src/gateway/codec.js';
+import { decodeFrame, type ServerFrame } from '../../src/gateway/clanstream-wire.js';
 import { expectNoPollution, jsonKey, jsonText, numberLiteral, protoJsonText, prototypeSnapshot } from '../helpers/property.js';
 
 const RUNS = 2000;

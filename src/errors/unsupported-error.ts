@@ -1,0 +1,20 @@
+import { ClanstreamError } from './clanstream-error.js';
+
+/**
+ * The protocol the client speaks cannot perform the operation (a lookup it
+ * has no route for, an op its wire cannot say). Nothing was sent; trying
+ * again will not help.
+ */
+export class UnsupportedError extends ClanstreamError {
+  readonly kind = 'unsupported' as const;
+  /** What was asked, e.g. `getUser` or `clan_leave`. */
+  readonly operation: string;
+  /** The name of the protocol that cannot do it. */
+  readonly protocol: string;
+
+  constructor(operation: string, protocol: string, reason: string) {
+    super(`${operation} is not available over the ${protocol} protocol: ${reason}`);
+    this.operation = operation;
+    this.protocol = protocol;
+  }
+}
