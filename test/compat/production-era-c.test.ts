@@ -181,6 +181,12 @@ describe('the production socket in era C (sdk-2.8.44)', () => {
     expect((await http(world.emu.url, 'POST', '/emulator/sessions/refresh', { body: { user: 'nobody' } })).status).toBe(404);
   });
 
+  it('pushes refresh_session_event when the console’s fault control asks for it', async () => {
+    await join();
+    expect((await http(world.emu.url, 'POST', '/console/api/faults', { body: { kind: 'refresh-sessions', userId: world.bot.id } })).status).toBe(200);
+    await socket.envelope((e) => e.message.case === 'refreshSessionEvent');
+  });
+
   it('refuses an api_request_event whose cid does not fit the 16 bits of a raw frame, under its cid, and runs nothing', async () => {
     await join();
     const ack = (await send('untouched')).message.value as { messageId: string };

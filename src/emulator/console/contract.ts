@@ -111,6 +111,8 @@ export type ConsoleFault =
   | { kind: 'fail-http'; status: number; count?: number; pathPrefix?: string }
   | { kind: 'clear-http' }
   | { kind: 'expire-tokens' }
+  /** With the production protocol: era-C (sdk-2.8.44) sockets of one user, or every one, get `refresh_session_event` with a new session. */
+  | { kind: 'refresh-sessions'; userId?: string }
   | { kind: 'service'; service: 'prover' | 'ledger'; down: boolean };
 
 /** What a user does from the console (POST /console/api/act): to a message, or typing in a channel. */
