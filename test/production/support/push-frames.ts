@@ -9,6 +9,7 @@
  */
 import { create, fromJson, toBinary, toJson, ScalarType, type DescMessage, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import { translate } from '../../../src/emulator/compat/pushes.js';
+import { SERVED_DIALECTS } from '../../../src/emulator/compat/served-dialects.js';
 import type { World } from '../../../src/emulator/world/world.js';
 import type { EventPayloadMap, Events } from '../../../src/index.js';
 import { DIALECTS, SDK_2_8_33, type Dialect, type DialectName } from '../../../src/production/wire/dialects.js';
@@ -50,10 +51,11 @@ function carry(json: JsonObject, schema: DescMessage): JsonObject {
 
 /** The push of `type` in `name`'s wire; `extra` sets fields only a later era has (JSON names). */
 export function pushFrame<K extends Events>(name: DialectName, type: K, payload: EventPayloadMap[K], extra: JsonObject = {}): Uint8Array {
-  const message = translate(type, payload, NO_WORLD);
-  if (name === 'sdk-2.8.33') return toBinary(SDK_2_8_33.envelope, create(SDK_2_8_33.envelope, { message }));
+  const message = translate(type, payload, NO_WORLD, SERVED_DIALECTS['sdk-2.8.33']) as { case: string; value: unknown };
+  if (name === 'sdk-2.8.33') return toBinary(SDK_2_8_33.envelope, create(SDK_2_8_33.envelope, { message } as never));
   const d = dialect(name);
-  const json = toJson(caseSchema(SDK_2_8_33, message.case), message.value as never, { useProtoFieldName: true }) as JsonObject;
+  const aSchema = caseSchema(SDK_2_8_33, message.case);
+  const json = toJson(aSchema, create(aSchema, message.value as never), { useProtoFieldName: true }) as JsonObject;
   const schema = caseSchema(d, message.case);
   const value = fromJson(schema, { ...carry(json, schema), ...extra });
   return toBinary(d.envelope, create(d.envelope, { message: { case: message.case, value } }));
