@@ -1,7 +1,7 @@
 /**
  * A ServiceClient in dialects sdk-2.8.44 and sdk-2.8.37 end to end, against a
- * stand-in of the platform's servers on 127.0.0.1 (support/mini-platform.ts;
- * the emulator does not serve these dialects yet): login through a protobuf
+ * stand-in of the platform's servers on 127.0.0.1 (support/mini-platform.ts),
+ * which can push a session or speak another dialect on demand: login through a protobuf
  * Session and RPCs, the socket's clan joins, writes acknowledged, "must join
  * channel" joined and sent again, edits as socket RPCs answered in raw
  * frames, a session pushed on the socket used for the next socket, and a

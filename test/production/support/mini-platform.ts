@@ -1,6 +1,7 @@
 /**
  * A small stand-in for the platform's production servers in the later
- * dialects (sdk-2.8.37, sdk-2.8.44), which no emulator serves yet: on one
+ * dialects (sdk-2.8.37, sdk-2.8.44), for what the emulator is not asked to do
+ * (speak another dialect than the client's on the same socket): on one
  * port of 127.0.0.1, the login (a protobuf `Session`), the RPCs a client's
  * login calls, and the protobuf socket. It answers what a bot sends the way
  * the published field tables say production does, records every socket's
