@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { duplicateConnection, type ScaleRedis } from './redis-client.js';
 import { asyncScheduler, BehaviorSubject, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ClientConfigDto } from '../client/config.js';
 import { ErrorReporter } from '../client/error-reporter.js';
@@ -25,7 +25,7 @@ import { describe, ensureGroup, pause } from './streams.js';
 /** Settings of {@link publishGateway}; every number has its default in {@link SCALE_DEFAULTS}. */
 export interface GatewayOptions {
   /** A connection to Redis (ioredis). The gateway opens one more of its own (`duplicate()`) for blocking reads. */
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   /** The bot's client settings; the gateway makes its ServiceClient from them (resuming a session when it takes over). */
   readonly config: ClientConfigDto;
   /** Names this gateway in the lease and the commands group (default: random). */
@@ -95,7 +95,7 @@ export class ScaleGateway {
   private readonly scheduler: SchedulerLike;
   private readonly logger: Logger;
   private readonly reporter: ErrorReporter;
-  private readonly reader: Redis;
+  private readonly reader: ScaleRedis;
   private readonly epoch: DataEpoch;
   private readonly group: string;
   private current: ServiceClient | undefined;
@@ -135,7 +135,7 @@ export class ScaleGateway {
       lost: () => this.afterLoss(),
       report: (error) => this.report(error),
     });
-    this.reader = options.redis.duplicate();
+    this.reader = duplicateConnection(options.redis);
     this.reader.on('error', () => {});
   }
 

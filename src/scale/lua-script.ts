@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 
 /**
  * A Lua script run with EVALSHA, loaded with EVAL the first time a server
@@ -16,7 +16,7 @@ export class LuaScript {
   }
 
   /** Runs the script; the reply as Redis gave it. */
-  async run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
+  async run(redis: ScaleRedis, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {

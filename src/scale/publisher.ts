@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { channelOf } from './event-entry.js';
@@ -7,7 +7,7 @@ import { PUBLISH } from './scripts.js';
 
 /** Settings of the {@link EventPublisher}. */
 export interface PublisherOptions {
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   readonly keys: ScaleKeys;
   readonly gatewayId: string;
   /** The lease time: a lease that lapsed and nobody took is taken again for this long. */
