@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
 import { REDIS_SERVER_PATH } from '../../src/scale/index.js';
 import { answersPing, freePort } from '../../src/scale/local-redis.js';
 import { serviceAvailable } from './required-service.js';
@@ -33,6 +33,16 @@ const CLUSTER_DEFAULTS = {
   readyTimeoutMs: 90_000,
   pollMs: 100,
 } as const;
+
+/** Settings of the suites' ioredis Cluster clients: commands wait for the cluster instead of failing (`maxRetriesPerRequest: null`). */
+export const CLUSTER_CLIENT_OPTIONS: ClusterOptions = {
+  redisOptions: { maxRetriesPerRequest: null },
+  clusterRetryStrategy: () => 100,
+  retryDelayOnFailover: 200,
+  retryDelayOnClusterDown: 200,
+  // A fail-over takes node-timeout and an election: keep redirecting until the replica serves the slots.
+  maxRedirections: 1_000,
+};
 
 /** One node of the cluster as CLUSTER NODES lists it. */
 export interface ClusterNodeInfo {
@@ -163,14 +173,7 @@ export class RedisClusterHarness {
 
   /** An ioredis Cluster client, closed by `stop()`; it waits for the cluster instead of failing a command (`maxRetriesPerRequest: null`). */
   client(): Cluster {
-    const client = new Cluster(this.startupNodes, {
-      redisOptions: { maxRetriesPerRequest: null },
-      clusterRetryStrategy: () => 100,
-      retryDelayOnFailover: 200,
-      retryDelayOnClusterDown: 200,
-      // A fail-over takes node-timeout and an election: keep redirecting until the replica serves the slots.
-      maxRedirections: 1_000,
-    });
+    const client = new Cluster(this.startupNodes, CLUSTER_CLIENT_OPTIONS);
     // A client of a node that was killed reports its connection errors here; the tests read outcomes, not these.
     client.on('error', () => {});
     this.clients.add(client);

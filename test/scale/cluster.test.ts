@@ -1,0 +1,149 @@
+/**
+ * clanstream/scale on a real Redis Cluster (six redis-server nodes: three
+ * masters, three replicas): three bots whose keys live on different masters,
+ * each with a gateway and two workers (one in this process, one a child
+ * process killed with SIGKILL mid-run). Every guarantee of the guide holds
+ * per bot, and no command or script crosses a slot (the cluster refuses
+ * CROSSSLOT, so a violation would fail the run).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DeadLetters, scaleKeys, scaleStatus, type ScaleStatus } from '../../src/scale/index.js';
+import { until } from '../helpers/client.js';
+import { RedisClusterHarness, runRedisClusterTests } from '../support/redis-cluster.js';
+import { answering, answersOf, ClusterTracker } from './cluster-support.js';
+import { startProgram } from './processes.js';
+
+/** Generous deadlines: a loaded 2-core machine runs six Redis nodes, the emulator and child processes at once. */
+const LONG_WAIT_MS = 120_000;
+
+let cluster: RedisClusterHarness;
+let t: ClusterTracker;
+beforeAll(async () => {
+  if (!runRedisClusterTests) return;
+  cluster = await RedisClusterHarness.start();
+  t = new ClusterTracker(cluster);
+}, 180_000);
+afterEach(() => t?.cleanup());
+afterAll(() => cluster?.stop());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits for a condition that asks Redis. */
+async function untilTrue(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + LONG_WAIT_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const jobs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+async function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
+  const program = startProgram('clanstream', 'src/cli/bin.ts', {}, args);
+  const code = await program.exit();
+  return { code, output: program.output };
+}
+
+describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { timeout: 300_000 }, () => {
+  it('three bots on three masters, each with a gateway and two workers (one killed with SIGKILL): every message answered exactly once, poison dead-lettered and re-driven, claims after the kill', async () => {
+    const w = await t.world(3);
+    // The bots' hash tags are served by three different masters, and each slot is the tag's.
+    expect(new Set(w.bots.map((b) => b.master)).size).toBe(3);
+    const nodes = await cluster.nodes();
+    for (const { bot, master, slot } of w.bots) {
+      const node = nodes.find((n) => n.port === master)!;
+      expect(node.role).toBe('master');
+      expect(node.slots.some(([from, to]) => slot >= from && slot <= to)).toBe(true);
+      for (const key of [scaleKeys(bot.botId).commands, scaleKeys(bot.botId).lease, scaleKeys(bot.botId).results('w')]) {
+        expect(Number((await cluster.cli(master, 'CLUSTER', 'KEYSLOT', key)).trim())).toBe(slot);
+      }
+    }
+
+    const errors: string[] = [];
+    let cured = false;
+    const roles = await Promise.all(
+      w.bots.map(async ({ bot, config }) => {
+        const gateway = await t.gateway(config, { gatewayId: `gateway-${bot.botId}` });
+        gateway.errors$.subscribe((error) => errors.push(error.message));
+        // Four at a time, so the worker process gets its share of the work.
+        const local = await t.worker(bot.botId, 'local', { maxInFlight: 4 });
+        local.errors$.subscribe((error) => errors.push(error.message));
+        local.onChannelMessage(answering(local, w.alice.id, () => cured));
+        // Few at a time and a slow handler, so the process holds unacknowledged events when it is killed.
+        const doomed = t.workerProcess(bot.botId, 'doomed', w.alice.id, 100, 4);
+        return { bot, gateway, local, doomed };
+      }),
+    );
+    await Promise.all(roles.map(({ doomed }) => doomed.waitFor('ready', LONG_WAIT_MS)));
+    await until(() => roles.every(({ gateway }) => gateway.stats().role === 'active'), 'every gateway active', LONG_WAIT_MS);
+
+    const texts = jobs('c', 60);
+    const alice = w.emu.as(w.alice.id);
+    alice.send(w.general, 'poison');
+    for (const text of texts) alice.send(w.general, text);
+
+    // Kill each worker process while it holds events it has not acknowledged.
+    const status = cluster.client();
+    const pendingOf = async (botId: string, consumer: string) => {
+      const groups = (await scaleStatus(status, botId)).events.groups;
+      return groups.find((g) => g.name === 'handlers')?.consumers.find((c) => c.name === consumer)?.pending ?? 0;
+    };
+    const killed = await Promise.all(
+      roles.map(async ({ bot, doomed }) => {
+        await doomed.waitFor('handled ', LONG_WAIT_MS);
+        for (let tries = 0; tries < 200; tries += 1) {
+          if ((await pendingOf(bot.botId, 'doomed')) > 0) {
+            await doomed.kill();
+            return true;
+          }
+        }
+        return false;
+      }),
+    );
+    expect(killed).toEqual([true, true, true]);
+
+    await until(() => roles.every(({ bot }) => answersOf(w, bot.botId).size === texts.length), 'every bot answering every message', LONG_WAIT_MS).catch((error: unknown) => {
+      throw new Error(`${String(error)}: answers ${roles.map(({ bot }) => answersOf(w, bot.botId).size).join(', ')}; errors ${errors.slice(0, 5).join(' | ')}`);
+    });
+    const letters = new Map<string, DeadLetters>(roles.map(({ bot }) => [bot.botId, new DeadLetters(status, scaleKeys(bot.botId))]));
+    // The poison may have been dead-lettered by the killed process or by the survivor: count the letters in Redis.
+    await untilTrue(async () => (await Promise.all(roles.map(async ({ bot }) => (await letters.get(bot.botId)!.count()) === 1))).every(Boolean), 'a dead letter per bot');
+    // Give a late duplicate every chance to show up: the survivors' claims run every 200 ms.
+    await sleep(1_500);
+    for (const { bot } of roles) {
+      const counts = answersOf(w, bot.botId);
+      expect(texts.filter((text) => counts.get(`done ${text}`) !== 1)).toEqual([]);
+      expect(counts.size).toBe(texts.length);
+      const stats: ScaleStatus = await scaleStatus(status, bot.botId);
+      expect(stats.counters.redelivered).toBeGreaterThan(0);
+      expect(stats.counters.published).toBeGreaterThanOrEqual(texts.length + 1);
+      const [letter, ...more] = await letters.get(bot.botId)!.list();
+      expect(more).toEqual([]);
+      expect(letter!.entry?.event).toMatchObject({ type: 'channel_message', data: { content: { t: 'poison' } } });
+      expect(letter!.reason).toContain('cannot digest poison');
+    }
+
+    // Re-driven (a MULTI over the events and dead-letter streams: one slot), the cured poison is answered once.
+    cured = true;
+    for (const { bot } of roles) {
+      const [letter] = await letters.get(bot.botId)!.list();
+      await letters.get(bot.botId)!.redrive(letter!.id);
+    }
+    await until(() => roles.every(({ bot }) => answersOf(w, bot.botId).get('done poison') === 1), 'the re-driven poison answered by every bot', LONG_WAIT_MS);
+    for (const { bot } of roles) expect(await letters.get(bot.botId)!.count()).toBe(0);
+    expect(errors.filter((message) => message.includes('CROSSSLOT'))).toEqual([]);
+
+    // `clanstream scale status` reads a bot from a list of nodes, or from one node with --cluster.
+    const [first] = roles;
+    const listed = await cli('scale', 'status', '--bot', first!.bot.botId, '--redis', cluster.ports.map((port) => `redis://127.0.0.1:${port}`).join(','), '--json');
+    expect(listed.code).toBe(0);
+    const fromList = JSON.parse(listed.output) as ScaleStatus;
+    expect(fromList.lease?.holder).toBe(`gateway-${first!.bot.botId}`);
+    expect(fromList.counters.published).toBeGreaterThanOrEqual(texts.length + 1);
+    const oneNode = await cli('scale', 'status', '--bot', first!.bot.botId, '--redis', `redis://127.0.0.1:${cluster.ports[5]}`, '--cluster');
+    expect(oneNode.code).toBe(0);
+    expect(oneNode.output).toContain(`gateway: gateway-${first!.bot.botId} holds the lease`);
+    expect(oneNode.output).toMatch(/published \d+, re-publications skipped \d+/);
+  });
+});
