@@ -37,6 +37,16 @@ export interface GatewayOptions {
   /** Events held while Redis is unavailable before the gateway stops reading the platform until Redis is back. */
   readonly maxBuffered?: number;
   readonly publishBatch?: number;
+  /**
+   * Replicas that must hold each published batch before it counts as
+   * published (Redis WAIT). Set it on a Redis Cluster or a replicated Redis:
+   * a master that dies before its replica has the batch fails the publish,
+   * and the batch is published again on the promoted replica, so a fail-over
+   * loses no event. Default 0 (no wait).
+   */
+  readonly waitReplicas?: number;
+  /** How long a batch waits for `waitReplicas`; fewer by then is reported on `errors$` (once per stretch) and publishing goes on. */
+  readonly waitReplicasMs?: number;
   readonly snapshotEvery?: number;
   readonly doneTtlMs?: number;
   readonly resultsMaxLen?: number;
@@ -279,7 +289,11 @@ export class ScaleGateway {
       publishBatch: this.settings.publishBatch,
       maxBuffered: this.settings.maxBuffered,
       retryMs: this.settings.retryMs,
+      waitReplicas: this.settings.waitReplicas,
+      waitReplicasMs: this.settings.waitReplicasMs,
       scheduler: this.scheduler,
+      onUnreplicated: (replicas) =>
+        this.report(new ConnectionError(`published events are held by ${replicas} of the ${this.settings.waitReplicas} replicas asked for (waitReplicas) after ${this.settings.waitReplicasMs} ms: a fail-over of their master now would lose them`, { fatal: false })),
       onUnavailable: (error, buffered) => this.report(new ConnectionError(`Redis does not take events (${describe(error)}); ${buffered} buffered, up to ${this.settings.maxBuffered}`, { fatal: false, cause: error })),
       onRecovered: () => this.logger.info('Redis takes events again; publishing the backlog'),
       onOverflow: (buffered) => void this.enqueue(() => this.suspend(buffered)),

@@ -21,6 +21,8 @@ export interface ClusterWorld {
 
 export class ClusterTracker {
   private readonly closers: Array<() => unknown> = [];
+  /** Candidate bot ids go on across worlds: a bot's keys outlive its test in the shared cluster. */
+  private candidate = 0;
 
   constructor(readonly cluster: RedisClusterHarness) {}
 
@@ -34,9 +36,9 @@ export class ClusterTracker {
     const alice = emu.createUser({ username: 'alice', display_name: 'Alice' });
     const clan = emu.createClan({ name: 'Cluster Clan', ownerId: alice.id });
     const bots: ClusterWorld['bots'] = [];
-    for (let candidate = 0; bots.length < count; candidate += 1) {
-      if (candidate > 200) throw new Error(`no ${count} bot ids on different masters among 200 candidates`);
-      const id = String(1_700_000_000_000_000 + candidate);
+    for (const first = this.candidate; bots.length < count; this.candidate += 1) {
+      if (this.candidate - first > 200) throw new Error(`no ${count} bot ids on different masters among 200 candidates`);
+      const id = String(1_700_000_000_000_000 + this.candidate);
       const key = scaleKeys(id).events;
       const master = await this.cluster.masterOf(key);
       if (bots.some((b) => b.master === master)) continue;
