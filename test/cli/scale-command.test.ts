@@ -8,7 +8,7 @@ import { until } from '../helpers/client.js';
 import { deadPort } from '../client/support.js';
 import { runRedisTests } from '../support/redis-server.js';
 import { startProgram } from '../scale/processes.js';
-import { ScaleTracker } from '../scale/support.js';
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS, ScaleTracker } from '../scale/support.js';
 
 const t = new ScaleTracker();
 afterEach(() => t.cleanup());
@@ -19,14 +19,14 @@ async function cli(...args: string[]): Promise<{ code: number | null; output: st
   return { code, output: program.output };
 }
 
-describe.skipIf(!runRedisTests)('clanstream scale status', () => {
+describe.skipIf(!runRedisTests)('clanstream scale status', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('prints the lease holder, the counters, the groups with their consumers, and the dead letters; --json gives the same as data', async () => {
     const w = await t.world();
     await t.gateway(w, { gatewayId: 'gateway-a' });
     const worker = await t.worker(w, 'worker-1');
     worker.onChannelMessage(() => {});
     w.emu.as(w.alice.id).send(w.general, 'hello');
-    await until(() => worker.stats().acked === 1, 'the acknowledgement', 10_000);
+    await until(() => worker.stats().acked === 1, 'the acknowledgement', LOADED_WAIT_MS);
 
     const text = await cli('scale', 'status', '--bot', w.bot.botId, '--redis', w.redis.url);
     expect(text.code).toBe(0);

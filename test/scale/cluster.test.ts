@@ -12,9 +12,8 @@ import { until } from '../helpers/client.js';
 import { RedisClusterHarness, runRedisClusterTests } from '../support/redis-cluster.js';
 import { answering, answersOf, ClusterTracker, type ClusterWorld } from './cluster-support.js';
 import { startProgram } from './processes.js';
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from './support.js';
 
-/** Generous deadlines: a loaded 2-core machine runs six Redis nodes, the emulator and child processes at once. */
-const LONG_WAIT_MS = 120_000;
 
 let cluster: RedisClusterHarness;
 let t: ClusterTracker;
@@ -30,7 +29,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for a condition that asks Redis. */
 async function untilTrue(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + LONG_WAIT_MS;
+  const deadline = Date.now() + LOADED_WAIT_MS;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
@@ -45,7 +44,7 @@ async function cli(...args: string[]): Promise<{ code: number | null; output: st
   return { code, output: program.output };
 }
 
-describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { timeout: 300_000 }, () => {
+describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('three bots on three masters, each with a gateway and two workers (one killed with SIGKILL): every message answered exactly once, poison dead-lettered and re-driven, claims after the kill', async () => {
     const w = await t.world(3);
     // The bots' hash tags are served by three different masters, and each slot is the tag's.
@@ -75,8 +74,8 @@ describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { 
         return { bot, gateway, local, doomed };
       }),
     );
-    await Promise.all(roles.map(({ doomed }) => doomed.waitFor('ready', LONG_WAIT_MS)));
-    await until(() => roles.every(({ gateway }) => gateway.stats().role === 'active'), 'every gateway active', LONG_WAIT_MS);
+    await Promise.all(roles.map(({ doomed }) => doomed.waitFor('ready', LOADED_WAIT_MS)));
+    await until(() => roles.every(({ gateway }) => gateway.stats().role === 'active'), 'every gateway active', LOADED_WAIT_MS);
 
     const texts = jobs('c', 60);
     const alice = w.emu.as(w.alice.id);
@@ -91,7 +90,7 @@ describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { 
     };
     const killed = await Promise.all(
       roles.map(async ({ bot, doomed }) => {
-        await doomed.waitFor('handled ', LONG_WAIT_MS);
+        await doomed.waitFor('handled ', LOADED_WAIT_MS);
         for (let tries = 0; tries < 200; tries += 1) {
           if ((await pendingOf(bot.botId, 'doomed')) > 0) {
             await doomed.kill();
@@ -103,7 +102,7 @@ describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { 
     );
     expect(killed).toEqual([true, true, true]);
 
-    await until(() => roles.every(({ bot }) => answersOf(w, bot.botId).size === texts.length), 'every bot answering every message', LONG_WAIT_MS).catch((error: unknown) => {
+    await until(() => roles.every(({ bot }) => answersOf(w, bot.botId).size === texts.length), 'every bot answering every message', LOADED_WAIT_MS).catch((error: unknown) => {
       throw new Error(`${String(error)}: answers ${roles.map(({ bot }) => answersOf(w, bot.botId).size).join(', ')}; errors ${errors.slice(0, 5).join(' | ')}`);
     });
     const letters = new Map<string, DeadLetters>(roles.map(({ bot }) => [bot.botId, new DeadLetters(status, scaleKeys(bot.botId))]));
@@ -130,7 +129,7 @@ describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { 
       const [letter] = await letters.get(bot.botId)!.list();
       await letters.get(bot.botId)!.redrive(letter!.id);
     }
-    await until(() => roles.every(({ bot }) => answersOf(w, bot.botId).get('done poison') === 1), 'the re-driven poison answered by every bot', LONG_WAIT_MS);
+    await until(() => roles.every(({ bot }) => answersOf(w, bot.botId).get('done poison') === 1), 'the re-driven poison answered by every bot', LOADED_WAIT_MS);
     for (const { bot } of roles) expect(await letters.get(bot.botId)!.count()).toBe(0);
     expect(errors.filter((message) => message.includes('CROSSSLOT'))).toEqual([]);
 
@@ -159,12 +158,12 @@ describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { 
       worker.errors$.subscribe((error) => errors.push(error.message));
       worker.onChannelMessage(answering(worker, w.alice.id, () => true));
     }
-    await until(() => gateway.stats().role === 'active', 'the gateway active', LONG_WAIT_MS);
+    await until(() => gateway.stats().role === 'active', 'the gateway active', LOADED_WAIT_MS);
 
     const texts = jobs('f', 60);
     const alice = w.emu.as(w.alice.id);
     for (const text of texts.slice(0, 30)) alice.send(w.general, text);
-    await until(() => answersOf(w, bot.botId).size >= 10, 'the first answers', LONG_WAIT_MS);
+    await until(() => answersOf(w, bot.botId).size >= 10, 'the first answers', LOADED_WAIT_MS);
     await cluster.killNode(master);
     // Sent while the master is dead and no replica has taken over yet.
     for (const text of texts.slice(30)) alice.send(w.general, text);
@@ -172,7 +171,7 @@ describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { 
     expect(promoted).not.toBe(master);
     expect(await cluster.masterOf(scaleKeys(bot.botId).events)).toBe(promoted);
 
-    await until(() => answersOf(w, bot.botId).size === texts.length, 'every answer after the fail-over', LONG_WAIT_MS).catch((error: unknown) => {
+    await until(() => answersOf(w, bot.botId).size === texts.length, 'every answer after the fail-over', LOADED_WAIT_MS).catch((error: unknown) => {
       throw new Error(`${String(error)}: ${answersOf(w, bot.botId).size} answered; errors ${errors.slice(0, 5).join(' | ')}`);
     });
     // Give a late duplicate every chance to show up: the workers' claims run every 200 ms.
