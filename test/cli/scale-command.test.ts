@@ -46,12 +46,16 @@ describe.skipIf(!runRedisTests)('clanstream scale status', { timeout: LOADED_TES
     expect(status.events.groups.map((g) => g.name)).toEqual(['handlers']);
   });
 
-  it('an unreachable Redis is exit 1 without the password; a missing --bot is a usage error (exit 2)', async () => {
+  it('an unreachable Redis (one URL or a list of cluster nodes) is exit 1 without the password; a missing --bot is a usage error (exit 2)', async () => {
     const port = await deadPort();
     const failed = await cli('scale', 'status', '--bot', 'b1', '--redis', `redis://user:s3cret-pass@127.0.0.1:${port}`);
     expect(failed.code).toBe(1);
     expect(failed.output).toContain('clanstream scale: reading redis://user:***@127.0.0.1');
     expect(failed.output).not.toContain('s3cret-pass');
+    const cluster = await cli('scale', 'status', '--bot', 'b1', '--redis', `redis://user:s3cret-pass@127.0.0.1:${port},redis://127.0.0.1:${await deadPort()}`);
+    expect(cluster.code).toBe(1);
+    expect(cluster.output).toContain('clanstream scale: reading redis://user:***@127.0.0.1');
+    expect(cluster.output).not.toContain('s3cret-pass');
     const usage = await cli('scale', 'status');
     expect(usage.code).toBe(2);
     expect(usage.output).toContain('--bot is required');
