@@ -438,11 +438,16 @@ export class ScaleGateway {
 /** The numeric settings the caller gave. */
 function definedNumbers(options: GatewayOptions): Partial<ScaleNumbers> {
   const out: Record<string, number> = {};
-  for (const key of ['leaseMs', 'standbyPollMs', 'maxLen', 'maxBuffered', 'publishBatch', 'snapshotEvery', 'doneTtlMs', 'resultsMaxLen', 'blockMs', 'retryMs', 'startTimeoutMs', 'maxCommandBytes', 'maxResultBytes'] as const) {
+  for (const key of ['leaseMs', 'standbyPollMs', 'maxLen', 'maxBuffered', 'publishBatch', 'snapshotEvery', 'doneTtlMs', 'resultsMaxLen', 'blockMs', 'retryMs', 'startTimeoutMs', 'maxCommandBytes', 'maxResultBytes', 'waitReplicasMs'] as const) {
     const value = options[key];
     if (value === undefined) continue;
     if (!(typeof value === 'number' && value > 0)) throw new ValidationError([{ path: key, message: 'must be a positive number', code: 'invalid' }], 'gateway options');
     out[key] = value;
+  }
+  // 0 turns the wait off.
+  if (options.waitReplicas !== undefined) {
+    if (!Number.isInteger(options.waitReplicas) || options.waitReplicas < 0) throw new ValidationError([{ path: 'waitReplicas', message: 'must be a whole number, 0 or more', code: 'invalid' }], 'gateway options');
+    out.waitReplicas = options.waitReplicas;
   }
   return out;
 }
