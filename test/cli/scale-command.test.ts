@@ -7,17 +7,11 @@ import type { ScaleStatus } from '../../src/scale/index.js';
 import { until } from '../helpers/client.js';
 import { deadPort } from '../client/support.js';
 import { runRedisTests } from '../support/redis-server.js';
-import { startProgram } from '../scale/processes.js';
+import { clanstreamCli as cli } from '../scale/processes.js';
 import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS, ScaleTracker } from '../scale/support.js';
 
 const t = new ScaleTracker();
 afterEach(() => t.cleanup());
-
-async function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  const program = startProgram('clanstream', 'src/cli/bin.ts', {}, args);
-  const code = await program.exit();
-  return { code, output: program.output };
-}
 
 describe.skipIf(!runRedisTests)('clanstream scale status', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('prints the lease holder, the counters, the groups with their consumers, and the dead letters; --json gives the same as data', async () => {

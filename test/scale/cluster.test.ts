@@ -11,7 +11,7 @@ import { DeadLetters, scaleKeys, scaleStatus, type ScaleStatus } from '../../src
 import { until } from '../helpers/client.js';
 import { RedisClusterHarness, runRedisClusterTests } from '../support/redis-cluster.js';
 import { answering, answersOf, ClusterTracker, type ClusterWorld } from './cluster-support.js';
-import { startProgram } from './processes.js';
+import { clanstreamCli as cli } from './processes.js';
 import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS } from './support.js';
 
 
@@ -37,12 +37,6 @@ async function untilTrue(check: () => Promise<boolean>, what: string): Promise<v
 }
 
 const jobs = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
-
-async function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  const program = startProgram('clanstream', 'src/cli/bin.ts', {}, args);
-  const code = await program.exit();
-  return { code, output: program.output };
-}
 
 describe.skipIf(!runRedisClusterTests)('clanstream/scale on a Redis Cluster', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('three bots on three masters, each with a gateway and two workers (one killed with SIGKILL): every message answered exactly once, poison dead-lettered and re-driven, claims after the kill', async () => {
