@@ -49,3 +49,16 @@ export function picked(row: Record<string, unknown>, spec: string): Record<strin
   }
   return out;
 }
+
+/**
+ * The fields `keys` names (snake_case, space-separated) of a clanstream
+ * payload under the schema's camelCase names. What is absent stays absent:
+ * the schema's default (`""`, 0, false, an int64 0) is what production reads
+ * as "none".
+ */
+export function wire(source: object, keys: string): Record<string, unknown> {
+  const from = source as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of keys.split(' ')) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = from[key];
+  return out;
+}

@@ -68,13 +68,8 @@ export function userOf(row: Row): ApiUser {
 const FRIEND_STATES: readonly FriendState[] = ['accepted', 'invite_sent', 'invite_received', 'blocked'];
 
 export function friendOf(row: Row): ApiFriend {
-  const state = get(row, 'state');
   const user = get(row, 'user');
-  return {
-    user: userOf(isRecord(user) ? user : {}),
-    state: typeof state === 'string' && (FRIEND_STATES as readonly string[]).includes(state) ? (state as FriendState) : (FRIEND_STATES[num(row, 'state')] ?? 'accepted'),
-    update_time_seconds: num(row, 'update_time_seconds'),
-  };
+  return { user: userOf(isRecord(user) ? user : {}), state: FRIEND_STATES[num(row, 'state')] ?? 'accepted', update_time_seconds: num(row, 'update_time_seconds') };
 }
 
 /** Production's friend state number of a state clanstream names (the list filter). */
@@ -111,5 +106,5 @@ export function roleOf(row: Row, clanId: string): ApiRole {
 }
 
 export function quickMenuOf(row: Row): ApiQuickMenuAccess {
-  return { ...(picked(row, 'id! bot_id! channel_id! menu_name! clan_id action_msg background') as unknown as ApiQuickMenuAccess) };
+  return picked(row, 'id! bot_id! channel_id! menu_name! clan_id action_msg background') as unknown as ApiQuickMenuAccess;
 }

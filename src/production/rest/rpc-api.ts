@@ -19,6 +19,7 @@ import {
   type PlatformApi,
   type ServiceUpdateRoleBody,
 } from '../core.js';
+import { wire } from '../events/fields.js';
 import { sessionAnswer } from '../session-format.js';
 import { SessionSchema as SessionB } from '../schema/sdk-2.8.37_pb.js';
 import { SessionSchema as SessionC } from '../schema/sdk-2.8.44_pb.js';
@@ -100,7 +101,7 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   async listClans(page: PageQuery = {}): Promise<ApiClanList> {
-    const answer = await this.rpc('ListClanDescs', { limit: page.limit ?? 0, state: 0, cursor: page.cursor ?? '' });
+    const answer = await this.rpc('ListClanDescs', wire(page, 'limit cursor'));
     return { clans: rowsOf(answer, 'clandesc', 'ListClanDescs').map(clanOf) };
   }
 
@@ -130,12 +131,12 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   async listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {
-    const answer = await this.rpc('ListChannelVoiceUsers', { clanId, channelId: query.channel_id ?? '', channelType: query.channel_type ?? 0, limit: query.limit ?? 0, state: query.state ?? 0, cursor: query.cursor ?? '' });
+    const answer = await this.rpc('ListChannelVoiceUsers', { clanId, ...wire(query, 'channel_id channel_type limit state cursor') });
     return { voice_channel_users: voiceUsersOf(rowsOf(answer, 'voice_channel_users', 'ListChannelVoiceUsers')) };
   }
 
   async listRoles(clanId: string, query: { limit?: string | number; state?: string | number; cursor?: string }): Promise<ApiRoleListEventResponse> {
-    const answer = await this.rpc('ListRoles', { clanId, limit: Number(query.limit ?? 0) || 0, state: Number(query.state ?? 0) || 0, cursor: query.cursor ?? '' });
+    const answer = await this.rpc('ListRoles', { clanId, limit: Number(query.limit) || 0, state: Number(query.state) || 0, cursor: query.cursor });
     const list = get(answer, 'roles');
     const roles = list && typeof list === 'object' ? rowsOf(list, 'roles', 'ListRoles').map((r) => roleOf(r, clanId)) : [];
     const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
@@ -143,20 +144,7 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   async updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {
-    await this.rpc('UpdateRole', {
-      roleId,
-      clanId: body.clan_id ?? '',
-      title: body.title,
-      color: body.color,
-      roleIcon: body.role_icon,
-      description: body.description,
-      displayOnline: body.display_online ?? 0,
-      allowMention: body.allow_mention ?? 0,
-      addUserIds: body.add_user_ids ?? [],
-      removeUserIds: body.remove_user_ids ?? [],
-      activePermissionIds: body.active_permission_ids ?? [],
-      removePermissionIds: body.remove_permission_ids ?? [],
-    });
+    await this.rpc('UpdateRole', { roleId, ...wire(body, 'clan_id title color role_icon description display_online allow_mention add_user_ids remove_user_ids active_permission_ids remove_permission_ids') });
     return OK;
   }
 
@@ -167,7 +155,7 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
 
   async addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
     // Production's entries are clan-wide: channel 0.
-    const sent = { botId: body.bot_id ?? '', clanId: body.clan_id ?? '', channelId: '', menuName: body.menu_name, background: body.background ?? '', actionMsg: body.action_msg ?? '', menuType: 1 };
+    const sent = { ...wire(body, 'bot_id clan_id menu_name background action_msg'), menuType: 1 };
     await this.rpc('AddQuickMenuAccess', sent);
     return { ...quickMenuOf({ ...sent, id: body.id ?? '' }), channel_id: channelId };
   }
@@ -178,13 +166,13 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   async listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {
-    const answer = await this.rpc('ListFriends', { limit: query.limit ?? 0, state: friendStateNumber(query.state) ?? 0, cursor: query.cursor ?? '' });
+    const answer = await this.rpc('ListFriends', { ...wire(query, 'limit cursor'), state: friendStateNumber(query.state) });
     const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
     return { friends: rowsOf(answer, 'friends', 'ListFriends').map(friendOf), ...(cursor ? { cursor } : {}) };
   }
 
   async addFriends(body: ApiFriendRequest): Promise<ApiOk> {
-    await this.rpc('AddFriends', { ids: body.ids ?? [], usernames: body.usernames ?? [] });
+    await this.rpc('AddFriends', wire(body, 'ids usernames'));
     return OK;
   }
 

@@ -14,6 +14,7 @@ import {
   type EphemeralMessageUpdateRequest,
   type MessageReactionRequest,
 } from '../core.js';
+import { wire } from '../events/fields.js';
 import type { DialectName } from '../wire/dialects.js';
 
 /**
@@ -45,19 +46,6 @@ export interface RequestStyle {
   readonly editsAsRpc: boolean;
   /** One receiver per ephemeral message (before SDK 2.8.41): N receivers are N envelopes. */
   readonly singleReceiverEphemerals: boolean;
-}
-
-/**
- * The fields `keys` names (snake_case, space-separated) of a clanstream
- * payload under the schema's camelCase names. What is absent stays absent:
- * the schema's default (`""`, 0, false, an int64 0) is what production reads
- * as "none".
- */
-function wire(source: object, keys: string): Record<string, unknown> {
-  const from = source as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of keys.split(' ')) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = from[key];
-  return out;
 }
 
 const mention = (m: ApiMessageMention) => wire(m, 'user_id username role_id s e');
