@@ -62,6 +62,9 @@ describe('signing step: fixed vector', () => {
     expect([der[0], der[1]]).toEqual([0x30, 46]);
     expect(hex.encode(der.slice(7, 12))).toBe('06032b6570');
     expect(hex.encode(pkcs8ToSeed(der))).toBe(SEED_HEX);
+    // The platform's client writes the algorithm identifier's length as 0x0b; its keys read the same (test/compat/wallet-oracle.test.ts).
+    expect(hex.encode(pkcs8ToSeed(hex.decode(`302e020100300b06032b657004220420${SEED_HEX}`)))).toBe(SEED_HEX);
+    expect(() => pkcs8ToSeed(hex.decode(`302e020100300c06032b657004220420${SEED_HEX}`))).toThrow(RangeError);
     expect(base58.encode(sha256(utf8.encode(SENDER_ID)))).toBe(SENDER_ADDRESS);
     expect(addressOf(SENDER_ID)).toBe(SENDER_ADDRESS);
     expect(addressOf(RECEIVER_ID)).toBe(RECEIVER_ADDRESS);
