@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { coreAsBrowserBundle } from './scripts/lib/core-as-browser-bundle.mjs';
 
 export default defineConfig([
   {
@@ -12,6 +13,10 @@ export default defineConfig([
       'compat-preload': 'src/compat-preload/index.ts',
       // Node only, and never part of the browser bundle; ioredis stays external (an optional peer dependency).
       scale: 'src/scale/index.ts',
+      // The platform's production protocol: its schemas and protobuf runtime stay out of the core entry.
+      production: 'src/production/index.ts',
+      // The same with the oldest dialect, sdk-2.8.33, which the main entry leaves out (its schema weighs on browsers).
+      'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
     },
     format: ['esm', 'cjs'],
     // Shared chunks in the CommonJS build too, so the emulator and testing entries do not each carry a copy of the library.
@@ -58,6 +63,27 @@ export default defineConfig([
     dts: false,
     clean: false,
     noExternal: [/.*/],
+  },
+  {
+    // `clanstream/production` for browsers: one minified ES module that loads the library from the
+    // browser bundle beside it (`./clanstream.js`): everything it shares with the core (errors, events,
+    // the request layer) comes through src/production/core.ts, which becomes that import, so classes
+    // stay the core's own. The protobuf runtime and the schemas are bundled in. Its size budget is
+    // checked by bench/bundle.bench.ts and the package test.
+    entry: { production: 'src/production/index.ts', 'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts' },
+    outDir: 'dist/browser',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    // No keepNames: production defines no error class (its errors are the core bundle's), and names cost bytes.
+    treeshake: true,
+    splitting: false,
+    sourcemap: true,
+    dts: false,
+    clean: false,
+    noExternal: [/.*/],
+    esbuildPlugins: [coreAsBrowserBundle()],
   },
   {
     // The emulator's web console script: loads the browser bundle above from `./clanstream.js`

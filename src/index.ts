@@ -16,6 +16,13 @@ export { SessionManager, type SessionManagerOptions } from './session/session-ma
 export { ServiceApi, type PageQuery, type ServiceApiOptions, type AuthRecovery } from './api/service-api.js';
 export type { AnswerDecoder, RequestOptions } from './api/request.js';
 export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
+/**
+ * The request layer `clanstream/production` shares with the library (its browser file imports it from this bundle).
+ * @internal
+ */
+export { HttpRequester, jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from './api/request.js';
+/** @internal */
+export { RestPacing } from './api/rest-pacing.js';
 
 // The protocol spoken: clanstream's own by default, or another through the same seam
 export * from './protocol/index.js';

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { BROWSER_BUILD } from '../../src/emulator/console/assets.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,6 +20,8 @@ export interface BundleOptions {
   entry: { file: string } | { contents: string };
   /** Imports left out of the bundle. */
   external?: string[];
+  /** esbuild plugins (the production file's: src/production/core.ts as the core bundle). */
+  plugins?: Plugin[];
 }
 
 /** One browser bundle, in memory. */
@@ -29,6 +31,7 @@ export async function browserBundle(options: BundleOptions): Promise<{ code: Uin
     minify: options.minify,
     ...('file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { contents: options.entry.contents, resolveDir: ROOT, loader: 'ts' } }),
     external: options.external ?? [],
+    plugins: options.plugins ?? [],
     write: false,
     metafile: true,
     logLevel: 'silent',

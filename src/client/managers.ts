@@ -1,7 +1,8 @@
 import type { PlatformApi } from '../api/platform-api.js';
 import type { DebugSink } from '../debug/records.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
-import type { ClanstreamError } from '../errors/clanstream-error.js';
+import { ClanstreamError } from '../errors/clanstream-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { GatewayConnection, type HandshakeRequester } from '../gateway/connection.js';
 import { guardApi } from '../protocol/capability-guard.js';
@@ -70,6 +71,14 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
     },
     wire: protocol.wire,
     resume: protocol.can.resume,
+    // A session the server pushes on the socket: taken as a renewal (a bad one is reported, the current one kept).
+    renewSession: (answer) => {
+      try {
+        sessions.adopt(answer);
+      } catch (error) {
+        hooks.report(error instanceof ClanstreamError ? error : new ProtocolError(String(error)));
+      }
+    },
     ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
     userId: () => sessions.getSession()?.user_id,
     ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),

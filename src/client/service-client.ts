@@ -159,7 +159,11 @@ export class ServiceClient extends CachedSurface implements BotSurface {
     this.#wallet = new Wallet({
       userId: () => this.clientId,
       username: () => this.#managers?.sessions.getSession()?.username,
-      sessionToken: () => this.#managers?.sessions.getSession()?.token,
+      // The prover's JWT: the session's id token where the server issues one (production), else the session token.
+      sessionToken: () => {
+        const session = this.#managers?.sessions.getSession();
+        return session?.id_token ?? session?.token;
+      },
       refreshSession: () => this.managers().sessions.refresh(),
       mmnApiUrl: () => tokenNetworkUrl(config, 'mmn_url', config.mmnApiUrl, this.#managers?.sessions.getSession()),
       zkApiUrl: () => tokenNetworkUrl(config, 'zk_url', config.zkApiUrl, this.#managers?.sessions.getSession()),
@@ -325,6 +329,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
         if (!session) return;
         this.#redactor.add(session.token);
         this.#redactor.add(session.refresh_token);
+        if (session.id_token) this.#redactor.add(session.id_token);
         // A refresh while connected moves the live socket onto the new token, so it is not closed when the old one expires.
         // A protocol that cannot move a socket uses the new token from its next connection on (the URL is read at each).
         if (canMoveSocket && connection.isReady && liveToken !== undefined && liveToken !== session.token) socketMoves.next(session.token);

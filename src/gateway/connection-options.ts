@@ -42,6 +42,8 @@ export interface GatewayConnectionOptions {
   url: () => string;
   /** The socket protocol: how a socket is greeted, and a codec per socket (default: clanstream's JSON, `clanstreamWire`). */
   wire?: WireProtocol;
+  /** Takes a session the server pushed on the socket (the protocol's login answer); the codec hands it over. */
+  renewSession?: (answer: Record<string, unknown>) => void;
   /**
    * Whether a session outlives its socket (default true). Without, every
    * socket starts a fresh session, a reconnect announces `resync` after

@@ -77,7 +77,6 @@ export class GatewayConnection {
   private lastSeq = 0;
   private readonly wire: WireProtocol;
   private readonly canResume: boolean;
-  private readonly codecContext: CodecContext;
   private ready = false;
   private everReady = false;
   private attempts = 0;
@@ -102,7 +101,6 @@ export class GatewayConnection {
     this.renewals = new RenewalPacing(options.scheduler, GATEWAY_LIMITS.renewalCalmMs);
     this.wire = options.wire ?? clanstreamWire;
     this.canResume = options.resume ?? true;
-    this.codecContext = { debug: (event) => this.options.debug?.(event) };
 
     if (options.resumeFrom) {
       this.sessionId = options.resumeFrom.sessionId;
@@ -256,7 +254,14 @@ export class GatewayConnection {
 
   /** A socket opened: its codec, and for a protocol greeted on open, the fresh session and the heartbeat at once. */
   private opened(transport: Transport, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
-    this.requests.attach(transport, this.wire.open(this.codecContext));
+    const context: CodecContext = {
+      debug: (event) => this.options.debug?.(event),
+      send: (frame) => transport.send(frame),
+      report: this.reportProblem,
+      userId: () => this.options.userId?.() ?? '',
+      ...(this.options.renewSession ? { renewSession: this.options.renewSession } : {}),
+    };
+    this.requests.attach(transport, this.wire.open(context));
     const { greeting } = this.wire;
     if (greeting.kind !== 'on-open') return;
     socket.greeted = true;
@@ -330,6 +335,11 @@ export class GatewayConnection {
         return this.requests.pending.answer(frame.cid, frame.op, frame.payload, wireFrame, this.reportProblem);
       case 'error':
         return this.requests.refused(frame.cid, frame.error, wireFrame, this.reportProblem, this.options.redactor);
+      case 'fatal':
+        // Retrying cannot help (the server speaks another version of the protocol): stop, saying why.
+        this.options.report(frame.error);
+        end(new ConnectionError(frame.error.message, { fatal: true, cause: frame.error }));
+        return;
     }
   }
 

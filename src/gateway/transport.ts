@@ -61,6 +61,13 @@ interface NodeStyleSocket {
 const OPEN = 1;
 const CONNECTING = 0;
 
+/** Whether an error event says the upgrade was answered 401 (what `ws` reports: "Unexpected server response: 401"). */
+function refusedUpgrade(event: unknown): boolean {
+  const error = (event as { error?: unknown; message?: unknown } | undefined)?.error ?? event;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && /unexpected server response: 401\b/i.test(message);
+}
+
 /** The bytes of a binary message, whichever form the socket handed them over in. */
 function bytesOf(data: Uint8Array | ArrayBuffer | ArrayBufferView | readonly Uint8Array[]): Uint8Array {
   if (data instanceof Uint8Array) return data;
@@ -137,7 +144,10 @@ export function openTransport(
     };
     socket.onclose = (event) => {
       closed = true;
-      subscriber.next({ type: 'close', code: event.code, reason: event.reason || (failure === undefined ? '' : socketFailure(url, failure)) });
+      // An upgrade refused with 401 is a refused token, as the close code 4003 says (servers that check the token
+      // before the upgrade, the platform's production among them). Browsers do not tell; `ws` does.
+      if (event.code === 1006 && refusedUpgrade(failure)) subscriber.next({ type: 'close', code: 4003, reason: 'the server refused the token (HTTP 401 on the upgrade)' });
+      else subscriber.next({ type: 'close', code: event.code, reason: event.reason || (failure === undefined ? '' : socketFailure(url, failure)) });
       subscriber.complete();
     };
     return () => {

@@ -1,4 +1,5 @@
 import type { DebugSink } from '../debug/records.js';
+import type { ClanstreamError } from '../errors/clanstream-error.js';
 import type { ProtocolError } from '../errors/protocol-error.js';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
@@ -18,7 +19,12 @@ export type ServerFrame =
   | { kind: 'error'; cid: string | undefined; error: GatewayErrorPayload }
   | { kind: 'unknown_event'; seq: number; type: string }
   /** An event whose payload cannot be used: its seq still counts (a resume would replay it forever otherwise). */
-  | { kind: 'invalid_event'; seq: number; error: ProtocolError };
+  | { kind: 'invalid_event'; seq: number; error: ProtocolError }
+  /**
+   * The server cannot be spoken with, and retrying cannot change it (it speaks another version of the
+   * protocol): the connection stops for good with this error.
+   */
+  | { kind: 'fatal'; error: ProtocolError };
 
 /**
  * Writes and reads the frames of one socket. A codec lives as long as its
@@ -47,6 +53,14 @@ export interface SocketCodec {
 export interface CodecContext {
   /** Debug records (`frame_ignored` for a push the client has no event for). */
   readonly debug: DebugSink;
+  /** Writes a frame of the codec's own on its socket (a join a refused write needs, then the write again). */
+  readonly send?: (frame: WireFrame) => void;
+  /** Reports a problem that does not stop a frame from being used (on the client's error stream). */
+  readonly report?: (error: ClanstreamError) => void;
+  /** The user the session is for. */
+  readonly userId?: () => string;
+  /** Takes a session the server pushed on the socket (a login answer, as the protocol's session format reads it). */
+  readonly renewSession?: (answer: Record<string, unknown>) => void;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface ApiSession {
   mmn_url?: string;
   /** Base URL of the proof service, when the server advertises one (the emulator does). */
   zk_url?: string;
+  /** The JWT the token prover takes, when the server issues one apart from `token` (the platform's production login does). */
+  id_token?: string;
   /** UNIX seconds. */
   created_at: number;
 }

@@ -95,13 +95,7 @@ export class SessionManager {
     const current = this.session;
     if (current && !current.isrefreshexpired(this.now())) {
       try {
-        const response = (this.options.format ?? CLANSTREAM_SESSION_FORMAT).normalise(await this.apiClient.refreshSession(current.refresh_token));
-        fromAnswer('POST /v2/account/session/refresh', () => current.update(response.token, response.refresh_token));
-        if (response.api_url) current.api_url = response.api_url;
-        if (response.ws_url) current.ws_url = response.ws_url;
-        if (response.mmn_url) current.mmn_url = response.mmn_url;
-        if (response.zk_url) current.zk_url = response.zk_url;
-        this.set(current);
+        this.take(current, await this.apiClient.refreshSession(current.refresh_token), 'POST /v2/account/session/refresh');
         return current;
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401)) throw error;
@@ -110,6 +104,29 @@ export class SessionManager {
     }
     if (!this.#apiKey) throw new AuthenticationError('the session cannot be refreshed and no API key is known to authenticate again');
     return this.authenticate(this.#apiKey);
+  }
+
+  /**
+   * Takes a session the server pushed on the socket (the production protocol's
+   * `refresh_session_event`): its tokens replace the current ones, used by REST
+   * and the next socket. Nothing happens without a current session; an answer
+   * without usable tokens throws a ProtocolError and changes nothing.
+   * @internal
+   */
+  adopt(answer: unknown): void {
+    if (this.session) this.take(this.session, answer, 'a session pushed on the socket');
+  }
+
+  /** A renewed session's answer applied to the current one: tokens, then the URLs and id token it names. */
+  private take(current: Session, answer: unknown, route: string): void {
+    const response = (this.options.format ?? CLANSTREAM_SESSION_FORMAT).normalise(answer);
+    fromAnswer(route, () => current.update(response.token, response.refresh_token));
+    if (response.api_url) current.api_url = response.api_url;
+    if (response.ws_url) current.ws_url = response.ws_url;
+    if (response.mmn_url) current.mmn_url = response.mmn_url;
+    if (response.zk_url) current.zk_url = response.zk_url;
+    if (response.id_token) current.id_token = response.id_token;
+    this.set(current);
   }
 
   /** Invalidates the session's tokens on the server. Resolves false when there was no session. */

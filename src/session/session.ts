@@ -22,6 +22,8 @@ export interface StoredSession {
   restore_key?: string;
   mmn_url?: string;
   zk_url?: string;
+  /** The JWT a prover takes where the platform issues one apart from the session token (the production protocol). */
+  id_token?: string;
 }
 
 function decode(token: string, field: string): TokenClaims {
@@ -72,6 +74,12 @@ export class Session {
   mmn_url?: string;
   /** Proof service the server advertised, if any. */
   zk_url?: string;
+  /**
+   * The JWT the token prover takes, where the server issues one apart from the session token (the
+   * platform's production login answers `id_token`); a secret, kept out of copies and descriptions as the
+   * tokens are.
+   */
+  id_token?: string;
 
   /** Reads the user and variables from the token's claims (the protocol's places for them). */
   readonly #claims: ClaimReader;
@@ -96,6 +104,8 @@ export class Session {
     this.restore_key = isRestoreKey(input.restore_key) ? input.restore_key : newRestoreKey();
     if (typeof input.mmn_url === 'string') this.mmn_url = input.mmn_url;
     if (typeof input.zk_url === 'string') this.zk_url = input.zk_url;
+    // Not enumerable, as the tokens: a spread or JSON copy leaves it out.
+    Object.defineProperty(this, 'id_token', { value: typeof input.id_token === 'string' && input.id_token !== '' ? input.id_token : undefined, enumerable: false, writable: true, configurable: true });
     this.update(token, refresh);
     // Secrets are own properties (code written for the platform's SDK reads them) but must not show up when the object is listed.
     Object.defineProperty(this, 'token', { enumerable: false });
@@ -153,6 +163,7 @@ export class Session {
     if (this.ws_url !== undefined) out.ws_url = this.ws_url;
     if (this.mmn_url !== undefined) out.mmn_url = this.mmn_url;
     if (this.zk_url !== undefined) out.zk_url = this.zk_url;
+    if (this.id_token !== undefined) out.id_token = this.id_token;
     return out;
   }
 

@@ -94,3 +94,22 @@ describe('clanstreamWire', () => {
     expect((decoded as ProtocolError).message).toBe('a binary frame of 3 bytes arrived; this protocol speaks JSON text (ignored)');
   });
 });
+
+describe('an upgrade refused with HTTP 401', () => {
+  it('closes as 4003 (the token was refused), not as a dropped connection', async () => {
+    const { createServer } = await import('node:http');
+    const http = createServer();
+    http.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'));
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    try {
+      const signals: TransportSignal[] = [];
+      await new Promise<void>((resolve) => {
+        openTransport(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/ws?token=secret-token`).subscribe({ next: (s) => signals.push(s), complete: () => resolve() });
+      });
+      expect(signals).toEqual([{ type: 'close', code: 4003, reason: 'the server refused the token (HTTP 401 on the upgrade)' }]);
+    } finally {
+      http.close();
+    }
+  });
+});

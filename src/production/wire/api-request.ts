@@ -1,5 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { ValidationError } from '../../errors/validation-error.js';
+import { ValidationError } from '../core.js';
 import { API_INDEX } from './api-index.js';
 import { SDK_2_8_44 } from './dialects.js';
 import { encodeEnvelope, encodeMessage } from './envelope-codec.js';

@@ -23,8 +23,17 @@ const MAX_DEPTH = 4;
  * Bodies that eras B and C share match both.
  */
 export function frameDialects(bytes: Uint8Array): DialectName[] {
-  if (bytes.length > 0 && bytes[0] === RAW_FRAME_PREFIX) return DIALECTS.filter((d) => d.rawFrames).map((d) => d.name);
-  return DIALECTS.filter((dialect) => carriesMarkers(dialect, bytes)).map((d) => d.name);
+  return frameDialectsAmong(bytes, DIALECTS);
+}
+
+/**
+ * {@link frameDialects} among `dialects` only: a bundle that carries some
+ * dialects' schemas (the browser file of `clanstream/production` leaves
+ * sdk-2.8.33's out) tells those apart.
+ */
+export function frameDialectsAmong(bytes: Uint8Array, dialects: readonly Dialect[]): DialectName[] {
+  if (bytes.length > 0 && bytes[0] === RAW_FRAME_PREFIX) return dialects.filter((d) => d.rawFrames).map((d) => d.name);
+  return dialects.filter((dialect) => carriesMarkers(dialect, bytes)).map((d) => d.name);
 }
 
 function carriesMarkers(dialect: Dialect, bytes: Uint8Array): boolean {

@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
-import { ProtocolError } from '../../errors/protocol-error.js';
-import { ValidationError } from '../../errors/validation-error.js';
+import { ProtocolError } from '../core.js';
+import { ValidationError } from '../core.js';
 import type { Dialect } from './dialects.js';
 import { describeBytes } from './describe-bytes.js';
 

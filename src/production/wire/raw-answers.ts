@@ -1,4 +1,4 @@
-import { ProtocolError } from '../../errors/protocol-error.js';
+import { ProtocolError } from '../core.js';
 import type { RawFrame } from './raw-frame.js';
 
 /** Bounds on the raw answers (sdk-2.8.44) one socket collects at once. */

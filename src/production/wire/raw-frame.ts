@@ -1,4 +1,4 @@
-import { ProtocolError } from '../../errors/protocol-error.js';
+import { ProtocolError } from '../core.js';
 import { RAW_FRAME_PREFIX } from './dialect-markers.js';
 
 /** Bytes before a raw frame's payload: prefix (1), cid (2), response code (2), FIN flag (2). */

@@ -1,0 +1,48 @@
+import type { DialectName } from './wire/dialects.js';
+
+/** Settings of {@link production}. */
+export interface ProductionOptions {
+  /**
+   * The wire the server speaks, named after the SDK release that introduced
+   * it (docs/guides/connecting-to-the-platform.md, "Dialects"). Pinned: a
+   * server speaking another one is named in a fatal error, never followed.
+   * Default `sdk-2.8.44`.
+   */
+  dialect?: DialectName;
+  /**
+   * Send an ephemeral message to N receivers as N envelopes of one receiver
+   * each, answered as one (servers before SDK 2.8.41 take one receiver).
+   * Default: true for `sdk-2.8.33` and `sdk-2.8.37` (a server of either
+   * release reads one receiver the same way), false for `sdk-2.8.44`.
+   */
+  singleReceiverEphemerals?: boolean;
+  /**
+   * Send edits and deletes as socket RPCs (`api_request_event`) answered in
+   * raw frames, as `sdk-2.8.44` servers from SDK 2.8.50 expect. Default true
+   * for `sdk-2.8.44` (false: Envelope cases 9 and 10, for servers 2.8.44 to
+   * 2.8.49); always false for the older dialects.
+   */
+  editsAsRpc?: boolean;
+  /** Least time between the starts of two REST requests, ms. Default 1,024 (the official SDK's pace). */
+  restIntervalMs?: number;
+  /** Where `playMedia` posts (production's media service). */
+  mediaUrl?: string;
+}
+
+/** The defaults of {@link ProductionOptions} and the settings production brings to a client. */
+export const PRODUCTION_DEFAULTS = Object.freeze({
+  dialect: 'sdk-2.8.44' as DialectName,
+  restIntervalMs: 1024,
+  mediaUrl: 'https://stn.mezon.ai/api/playmedia',
+  /** The platform's gateway and REST host. */
+  host: 'gw.mezon.ai',
+  port: '443',
+  useSSL: true,
+  /** The token network's JSON-RPC endpoint and the prover, as the official SDK has them. */
+  mmnApiUrl: 'https://dong.mezon.ai/mmn-api/',
+  zkApiUrl: 'https://dong.mezon.ai/zk-api/',
+  /** `client_type` of proof requests in production. */
+  proverClientType: 'mezon',
+  /** The client pings this often, and gives up on a pong after the same time. */
+  heartbeatIntervalMs: 10_000,
+});

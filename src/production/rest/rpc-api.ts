@@ -1,0 +1,198 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+import {
+  ProtocolError,
+  ValidationError,
+  type ApiChannelDescription,
+  type ApiChannelList,
+  type ApiClanList,
+  type ApiFriendList,
+  type ApiFriendRequest,
+  type ApiOk,
+  type ApiQuickMenuAccess,
+  type ApiQuickMenuAccessList,
+  type ApiQuickMenuAccessPayload,
+  type ApiRoleListEventResponse,
+  type ApiSession,
+  type ApiTransactionDetail,
+  type ApiVoiceChannelUserList,
+  type PageQuery,
+  type PlatformApi,
+  type ServiceUpdateRoleBody,
+} from '../core.js';
+import { sessionAnswer } from '../session-format.js';
+import { SessionSchema as SessionB } from '../schema/sdk-2.8.37_pb.js';
+import { SessionSchema as SessionC } from '../schema/sdk-2.8.44_pb.js';
+import { decodeMessage, encodeMessage } from '../wire/envelope-codec.js';
+import { RPC_METHODS, type RpcDialectName, type RpcMethod } from '../wire/rpc-methods.js';
+import { ProductionRest, type ProductionRestOptions } from './production-rest.js';
+import { channelOf, clanOf, friendOf, friendStateNumber, get, quickMenuOf, roleOf, rowsOf, voiceUsersOf, type Row } from './reshape.js';
+
+const OK: ApiOk = { ok: true };
+/** Connect-style unary RPC: protobuf both ways. */
+const PROTO = { 'content-type': 'application/proto', accept: 'application/proto' };
+const DM_TYPE = 3;
+const GROUP_TYPE = 2;
+/** `ListChannelDescs` pages by number, not cursor: the cursor clanstream hands back is the next page's number. */
+const FIRST_PAGE = 1;
+const DEFAULT_PAGE_SIZE = 100;
+
+type MethodName = keyof (typeof RPC_METHODS)['sdk-2.8.37'];
+
+/**
+ * The REST side of sdk-2.8.37 and sdk-2.8.44: `POST /mezon.api.Mezon/<Method>`
+ * with protobuf bodies (Connect-style unary), the login on
+ * `/v2/apps/authenticate/token` answering a protobuf `Session`. Answers are
+ * reshaped into clanstream's.
+ */
+export class RpcRestApi extends ProductionRest implements PlatformApi {
+  constructor(
+    options: ProductionRestOptions,
+    private readonly dialect: RpcDialectName,
+  ) {
+    super(options);
+  }
+
+  /** Calls one method (with the session's token unless `plain`); resolves with its decoded answer (camelCase), or an empty row. */
+  private async rpc(method: MethodName, request: Record<string, unknown>, plain = false): Promise<Row> {
+    const spec = (RPC_METHODS[this.dialect] as Record<string, RpcMethod>)[method]!;
+    const body = encodeMessage(spec.request, request as never, `${method} request`);
+    if (body instanceof ValidationError) throw body;
+    const path = `/mezon.api.Mezon/${method}`;
+    const call = { method: 'POST' as const, route: `POST ${path}`, path, body, idempotent: method.startsWith('List') || plain };
+    const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl) : this.authed<unknown>(call, PROTO));
+    return this.read(call.route, method === 'SessionRefresh' ? this.sessionSchema : spec.answer, answer);
+  }
+
+  private get sessionSchema(): DescMessage {
+    return this.dialect === 'sdk-2.8.44' ? SessionC : SessionB;
+  }
+
+  private read(route: string, schema: DescMessage | undefined, answer: unknown): Row {
+    if (schema === undefined) return {};
+    if (answer instanceof Uint8Array) {
+      const decoded = decodeMessage(schema, answer, `the answer of ${route}`);
+      if (decoded instanceof ProtocolError) throw decoded;
+      return decoded as unknown as Row;
+    }
+    // A server answering JSON (its names snake_case) is read as well.
+    if (typeof answer === 'object' && answer !== null) return answer as Row;
+    throw new ProtocolError(`${route} answered with neither protobuf nor JSON`, typeof answer === 'string' ? answer.slice(0, 64) : undefined);
+  }
+
+
+  async authenticate(apiKey: string, appId?: string): Promise<ApiSession> {
+    const route = 'POST /v2/apps/authenticate/token';
+    const account = appId ? { appid: appId, token: apiKey } : { token: apiKey };
+    const answer = await this.plain<unknown>(
+      { method: 'POST', route, path: '/v2/apps/authenticate/token', body: { account }, idempotent: true },
+      { authorization: `Basic ${btoa(`${apiKey}:`)}`, 'content-type': 'application/json', accept: 'application/x-protobuf' },
+    );
+    return sessionAnswer(this.read(route, this.sessionSchema, answer)) as unknown as ApiSession;
+  }
+
+  async refreshSession(refreshToken: string): Promise<ApiSession> {
+    return sessionAnswer(await this.rpc('SessionRefresh', { token: refreshToken }, true)) as unknown as ApiSession;
+  }
+
+  async logout(): Promise<ApiOk> {
+    await this.rpc('SessionLogout', {});
+    return OK;
+  }
+
+  async listClans(page: PageQuery = {}): Promise<ApiClanList> {
+    const answer = await this.rpc('ListClanDescs', { limit: page.limit ?? 0, state: 0, cursor: page.cursor ?? '' });
+    return { clans: rowsOf(answer, 'clandesc', 'ListClanDescs').map(clanOf) };
+  }
+
+  private async channels(request: Record<string, unknown>, page: PageQuery): Promise<ApiChannelList> {
+    const limit = page.limit ?? DEFAULT_PAGE_SIZE;
+    const number = page.cursor ? Number(page.cursor) : FIRST_PAGE;
+    const answer = await this.rpc('ListChannelDescs', { ...request, limit, page: Number.isInteger(number) && number > 0 ? number : FIRST_PAGE });
+    const channels = rowsOf(answer, 'channeldesc', 'ListChannelDescs').map(channelOf);
+    // A full page may have a next one.
+    return { channels, ...(channels.length >= limit ? { cursor: String(number + 1) } : {}) };
+  }
+
+  listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
+    return this.channels({ clanId }, page);
+  }
+
+  listDmChannels(page: PageQuery = {}): Promise<ApiChannelList> {
+    return this.channels({ channelType: DM_TYPE }, page);
+  }
+
+  async getChannel(channelId: string): Promise<ApiChannelDescription> {
+    return channelOf(await this.rpc('ListChannelDetail', { channelId }));
+  }
+
+  async createDmChannel(userIds: string[]): Promise<ApiChannelDescription> {
+    return channelOf(await this.rpc('CreateChannelDesc', { type: userIds.length === 1 ? DM_TYPE : GROUP_TYPE, userIds, channelPrivate: 1 }));
+  }
+
+  async listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {
+    const answer = await this.rpc('ListChannelVoiceUsers', { clanId, channelId: query.channel_id ?? '', channelType: query.channel_type ?? 0, limit: query.limit ?? 0, state: query.state ?? 0, cursor: query.cursor ?? '' });
+    return { voice_channel_users: voiceUsersOf(rowsOf(answer, 'voice_channel_users', 'ListChannelVoiceUsers')) };
+  }
+
+  async listRoles(clanId: string, query: { limit?: string | number; state?: string | number; cursor?: string }): Promise<ApiRoleListEventResponse> {
+    const answer = await this.rpc('ListRoles', { clanId, limit: Number(query.limit ?? 0) || 0, state: Number(query.state ?? 0) || 0, cursor: query.cursor ?? '' });
+    const list = get(answer, 'roles');
+    const roles = list && typeof list === 'object' ? rowsOf(list, 'roles', 'ListRoles').map((r) => roleOf(r, clanId)) : [];
+    const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
+    return { clan_id: clanId, roles: { roles }, ...(cursor ? { cursor } : {}) };
+  }
+
+  async updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {
+    await this.rpc('UpdateRole', {
+      roleId,
+      clanId: body.clan_id ?? '',
+      title: body.title,
+      color: body.color,
+      roleIcon: body.role_icon,
+      description: body.description,
+      displayOnline: body.display_online ?? 0,
+      allowMention: body.allow_mention ?? 0,
+      addUserIds: body.add_user_ids ?? [],
+      removeUserIds: body.remove_user_ids ?? [],
+      activePermissionIds: body.active_permission_ids ?? [],
+      removePermissionIds: body.remove_permission_ids ?? [],
+    });
+    return OK;
+  }
+
+  async listQuickMenuAccess(channelId: string): Promise<ApiQuickMenuAccessList> {
+    const answer = await this.rpc('ListQuickMenuAccess', { channelId, menuType: 1 });
+    return { list_menus: rowsOf(answer, 'list_menus', 'ListQuickMenuAccess').map(quickMenuOf) };
+  }
+
+  async addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
+    // Production's entries are clan-wide: channel 0.
+    const sent = { botId: body.bot_id ?? '', clanId: body.clan_id ?? '', channelId: '', menuName: body.menu_name, background: body.background ?? '', actionMsg: body.action_msg ?? '', menuType: 1 };
+    await this.rpc('AddQuickMenuAccess', sent);
+    return { ...quickMenuOf({ ...sent, id: body.id ?? '' }), channel_id: channelId };
+  }
+
+  async deleteQuickMenuAccess(_channelId: string, botId: string): Promise<ApiOk & { removed: number }> {
+    await this.rpc('DeleteQuickMenuAccess', { botId });
+    return { ok: true, removed: 1 };
+  }
+
+  async listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {
+    const answer = await this.rpc('ListFriends', { limit: query.limit ?? 0, state: friendStateNumber(query.state) ?? 0, cursor: query.cursor ?? '' });
+    const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
+    return { friends: rowsOf(answer, 'friends', 'ListFriends').map(friendOf), ...(cursor ? { cursor } : {}) };
+  }
+
+  async addFriends(body: ApiFriendRequest): Promise<ApiOk> {
+    await this.rpc('AddFriends', { ids: body.ids ?? [], usernames: body.usernames ?? [] });
+    return OK;
+  }
+
+  acceptFriends(body: ApiFriendRequest): Promise<ApiOk> {
+    return this.addFriends(body);
+  }
+
+  getTransaction(_txHash: string): Promise<ApiTransactionDetail> {
+    return this.unsupported('getTransaction', 'production has no RPC for a transaction (its SDK answers with a stub)');
+  }
+}

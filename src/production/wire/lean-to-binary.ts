@@ -1,0 +1,147 @@
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+
+/**
+ * protobuf-es's `toBinary`, in the few lines the production wire needs: the
+ * browser build of `clanstream/production` writes its frames with it
+ * (scripts/lib/core-as-browser-bundle.mjs), leaving out protobuf-es's
+ * compiled writers. Fields go in number order, set by proto3's rules (a
+ * singular scalar when not its zero value, a message or oneof member when
+ * present, a list when not empty), unknown fields after them, as protobuf-es
+ * writes them; test/production/lean-to-binary.property.test.ts proves the
+ * bytes equal for any message of every dialect. Values out of range throw,
+ * as protobuf-es's do.
+ */
+
+type Message = Record<string, unknown> & { $unknown?: Array<{ no: number; wireType: WireType; data: Uint8Array }> };
+
+const sorted = new WeakMap<DescMessage, DescField[]>();
+
+function wireTypeOf(scalar: ScalarType): WireType {
+  switch (scalar) {
+    case ScalarType.STRING:
+    case ScalarType.BYTES:
+      return WireType.LengthDelimited;
+    case ScalarType.DOUBLE:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return WireType.Bit64;
+    case ScalarType.FLOAT:
+    case ScalarType.FIXED32:
+    case ScalarType.SFIXED32:
+      return WireType.Bit32;
+    default:
+      return WireType.Varint;
+  }
+}
+
+/** The writer method of each scalar type (an enum is an int32). */
+const WRITE: Readonly<Record<ScalarType, keyof BinaryWriter>> = {
+  [ScalarType.DOUBLE]: 'double',
+  [ScalarType.FLOAT]: 'float',
+  [ScalarType.INT64]: 'int64',
+  [ScalarType.UINT64]: 'uint64',
+  [ScalarType.INT32]: 'int32',
+  [ScalarType.FIXED64]: 'fixed64',
+  [ScalarType.FIXED32]: 'fixed32',
+  [ScalarType.BOOL]: 'bool',
+  [ScalarType.STRING]: 'string',
+  [ScalarType.BYTES]: 'bytes',
+  [ScalarType.UINT32]: 'uint32',
+  [ScalarType.SFIXED32]: 'sfixed32',
+  [ScalarType.SFIXED64]: 'sfixed64',
+  [ScalarType.SINT32]: 'sint32',
+  [ScalarType.SINT64]: 'sint64',
+};
+
+const scalar = (w: BinaryWriter, type: ScalarType, value: unknown) => (w[WRITE[type]] as (v: unknown) => BinaryWriter).call(w, value);
+
+/** Whether a value is proto3's zero of its type: not written. */
+function isZero(type: ScalarType, value: unknown): boolean {
+  switch (type) {
+    case ScalarType.BOOL:
+      return value === false;
+    case ScalarType.STRING:
+      return value === '';
+    case ScalarType.BYTES:
+      return value instanceof Uint8Array && value.length === 0;
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      // -0 is written.
+      return Object.is(value, 0);
+    default:
+      // 0, 0n, and "0" (an int64 as text).
+      return value == 0;
+  }
+}
+
+function writeMessage(w: BinaryWriter, desc: DescMessage, message: Message): void {
+  let fields = sorted.get(desc);
+  if (!fields) sorted.set(desc, (fields = desc.fields.concat().sort((a, b) => a.number - b.number)));
+  for (const field of fields) {
+    let value: unknown = message[field.localName];
+    if (field.oneof) {
+      const oneof = message[field.oneof.localName] as { case?: string; value?: unknown };
+      if (oneof.case !== field.localName) continue;
+      value = oneof.value;
+    } else if (value === undefined) continue;
+    writeField(w, field, value, field.oneof !== undefined || field.presence !== 2);
+  }
+  for (const { no, wireType, data } of message.$unknown ?? []) w.tag(no, wireType).raw(data);
+}
+
+/** One field's value; `present`: written even when zero (explicit presence). */
+function writeField(w: BinaryWriter, field: DescField, value: unknown, present: boolean): void {
+  const no = field.number;
+  switch (field.fieldKind) {
+    case 'scalar':
+    case 'enum': {
+      const type = field.fieldKind === 'enum' ? ScalarType.INT32 : field.scalar;
+      if (present || !isZero(type, value)) scalar(w.tag(no, wireTypeOf(type)), type, value);
+      return;
+    }
+    case 'message':
+      writeChild(w, no, field.message, value);
+      return;
+    case 'list': {
+      const list = value as unknown[];
+      if (list.length === 0) return;
+      if (field.listKind === 'message') for (const item of list) writeChild(w, no, field.message, item);
+      else {
+        const type = field.listKind === 'enum' ? ScalarType.INT32 : field.scalar;
+        if (field.packed) {
+          w.tag(no, WireType.LengthDelimited).fork();
+          for (const item of list) scalar(w, type, item);
+          w.join();
+        } else for (const item of list) scalar(w.tag(no, wireTypeOf(type)), type, item);
+      }
+      return;
+    }
+    case 'map':
+      for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+        w.tag(no, WireType.LengthDelimited).fork();
+        scalar(w.tag(1, wireTypeOf(field.mapKey)), field.mapKey, field.mapKey === ScalarType.BOOL ? key === 'true' : key);
+        if (field.mapKind === 'message') writeChild(w, 2, field.message, item);
+        else {
+          const type = field.mapKind === 'enum' ? ScalarType.INT32 : field.scalar;
+          scalar(w.tag(2, wireTypeOf(type)), type, item);
+        }
+        w.join();
+      }
+  }
+}
+
+/** A nested message; a well-known wrapper (BoolValue, …) travels unboxed in the message and is boxed here. */
+function writeChild(w: BinaryWriter, no: number, desc: DescMessage, value: unknown): void {
+  w.tag(no, WireType.LengthDelimited).fork();
+  const boxed = typeof value !== 'object' || value === null || value instanceof Uint8Array ? { value } : value;
+  writeMessage(w, desc, boxed as Message);
+  w.join();
+}
+
+/** The bytes of a message, as protobuf-es's `toBinary` writes them. */
+export function toBinary(desc: DescMessage, message: unknown): Uint8Array {
+  const w = new BinaryWriter();
+  writeMessage(w, desc, message as Message);
+  return w.finish();
+}

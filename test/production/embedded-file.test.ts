@@ -1,0 +1,84 @@
+/**
+ * The browser build of clanstream/production builds the schemas from their
+ * embedded descriptors with src/production/wire/embedded-file.ts instead of
+ * protobuf-es's `fileDesc`: both must build the same schemas, field for field,
+ * and read the same bytes the same way.
+ */
+import { readFileSync } from 'node:fs';
+import { create, fromBinary, toBinary, toJson, type DescFile, type DescMessage } from '@bufbuild/protobuf';
+import { file_google_protobuf_wrappers } from '@bufbuild/protobuf/wkt';
+import { describe, expect, it } from 'vitest';
+import * as A from '../../src/production/schema/sdk-2.8.33_pb.js';
+import * as B from '../../src/production/schema/sdk-2.8.37_pb.js';
+import * as C from '../../src/production/schema/sdk-2.8.44_pb.js';
+import { fileDesc } from '../../src/production/wire/embedded-file.js';
+
+/** The descriptor a generated file embeds (base64 in its source). */
+function embedded(path: string | URL): Uint8Array {
+  const match = /fileDesc\("([A-Za-z0-9+/=]+)"/.exec(readFileSync(path, 'utf8'));
+  if (!match) throw new Error(`no embedded descriptor in ${String(path)}`);
+  return new Uint8Array(Buffer.from(match[1]!, 'base64'));
+}
+
+const schema = (name: string) => new URL(`../../src/production/schema/${name}_pb.ts`, import.meta.url);
+const wrappers = fileDesc(embedded(new URL('../../node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/wrappers_pb.js', import.meta.url)));
+const timestamp = fileDesc(embedded(new URL('../../node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/timestamp_pb.js', import.meta.url)));
+const leanB = fileDesc(embedded(schema('sdk-2.8.37')), [wrappers]);
+const FILES: Array<[string, DescFile, DescFile]> = [
+  ['google/protobuf/wrappers.proto', file_google_protobuf_wrappers, wrappers],
+  ['sdk-2.8.33.proto', A.file_sdk_2_8_33, fileDesc(embedded(schema('sdk-2.8.33')), [timestamp, wrappers])],
+  ['sdk-2.8.37.proto', B.file_sdk_2_8_37, leanB],
+  ['sdk-2.8.44.proto', C.file_sdk_2_8_44, fileDesc(embedded(schema('sdk-2.8.44')), [leanB])],
+];
+
+function messages(file: DescFile): DescMessage[] {
+  const all: DescMessage[] = [];
+  const visit = (m: DescMessage) => {
+    all.push(m);
+    m.nestedMessages.forEach(visit);
+  };
+  file.messages.forEach(visit);
+  return all;
+}
+
+/** What decides how a message reads and writes, for each field. */
+function shape(message: DescMessage): unknown {
+  return {
+    typeName: message.typeName,
+    oneofs: message.oneofs.map((o) => o.name),
+    fields: message.fields.map((f) => ({
+      number: f.number,
+      name: f.name,
+      localName: f.localName,
+      jsonName: f.jsonName,
+      fieldKind: f.fieldKind,
+      presence: f.presence,
+      oneof: f.oneof?.name,
+      scalar: 'scalar' in f ? f.scalar : undefined,
+      longAsString: 'longAsString' in f ? f.longAsString : undefined,
+      packed: 'packed' in f ? f.packed : undefined,
+      listKind: f.fieldKind === 'list' ? f.listKind : undefined,
+      mapKey: f.fieldKind === 'map' ? f.mapKey : undefined,
+      message: 'message' in f ? f.message?.typeName : undefined,
+      enum: 'enum' in f ? f.enum?.typeName : undefined,
+    })),
+  };
+}
+
+describe('schemas built from their embedded descriptors without protobuf-es reflection', () => {
+  it.each(FILES)('%s: the same messages, fields and enums', (_name, real, lean) => {
+    expect(messages(lean).map(shape)).toEqual(messages(real).map(shape));
+    expect(lean.enums.map((e) => [e.typeName, e.values.map((v) => [v.name, v.number])])).toEqual(real.enums.map((e) => [e.typeName, e.values.map((v) => [v.name, v.number])]));
+  });
+
+  it('reads the bytes the real schema writes as the real schema does (an Envelope with a channel message, sdk-2.8.44)', () => {
+    const envelope = create(C.EnvelopeSchema, {
+      cid: 70000,
+      message: { case: 'channelMessage', value: { clanId: '1840000000000000100', channelId: '2', messageId: '3', content: '{"t":"x"}', mentions: new Uint8Array([0x5b, 0x5d]), topicId: '4', createTimeSeconds: 1_790_000_000 } },
+    });
+    const bytes = toBinary(C.EnvelopeSchema, envelope);
+    const leanEnvelope = FILES[3]![2].messages.find((m) => m.name === 'Envelope')!;
+    expect(toJson(leanEnvelope, fromBinary(leanEnvelope, bytes))).toEqual(toJson(C.EnvelopeSchema, envelope));
+    expect(toBinary(leanEnvelope, fromBinary(leanEnvelope, bytes))).toEqual(bytes);
+  });
+});
