@@ -2,7 +2,7 @@ import { DEFAULT_WORLD, startEmulator, type Emulator } from '../emulator/index.j
 import { exposureWarning, isLoopbackHost } from '../emulator/console/remote-access.js';
 import { parse, UsageError } from './args.js';
 
-export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--data-dir DIR] [--compat]
+export const EMULATOR_USAGE = `Usage: clanstream emulator [--port N] [--host H] [--seed world.json] [--data-dir DIR] [--production-protocol]
 
 Starts a local emulator of the platform with a seeded world and prints its
 URL, the credentials of the seeded bots and users, and its webhook URLs.
@@ -26,8 +26,15 @@ Ctrl+C stops it.
                     API from a browser; repeat it for more origins, "*" for any;
                     never the console or the test API (/emulator/...), which hand
                     out API keys and webhook tokens to this machine's tools only
-  --compat          also speak the platform's production protocol, so bots written
-                    with its official SDK run unchanged (docs/COMPAT.md)`;
+  --production-protocol, --compat
+                    also serve the platform's production protocol over the same
+                    world, in each of its wire dialects, told apart per connection:
+                    sdk-2.8.33 (JSON REST on /v2/*, string ids: the official SDK
+                    2.8.33, whose bots run unchanged), sdk-2.8.37 and sdk-2.8.44
+                    (protobuf RPCs on /mezon.api.Mezon/<Method>, int64 ids; the
+                    web client mezon-js; sdk-2.8.44 adds int32 cids, socket RPCs
+                    answered in 0xFF frames and refresh_session_event).
+                    See docs/COMPAT.md and docs/DIALECTS.md`;
 
 /** `scheme://host[:port]` with nothing after it, as a browser sends in `Origin`; or `*`. */
 function isOrigin(text: string): boolean {
@@ -58,7 +65,12 @@ export function describe(emu: Emulator, notes: readonly string[] = []): string {
     `  gateway  ${emu.url.replace(/^http/, 'ws')}/ws`,
     `  ledger   ${emu.url}/mmn`,
     `  prover   ${emu.url}/zk`,
-    ...(emu.options.compat ? [`  compat   official-SDK bots: CLANSTREAM_EMULATOR_URL=${emu.url} node --import clanstream/compat-preload bot.js`] : []),
+    ...(emu.options.compat
+      ? [
+          `  production protocol  sdk-2.8.33, sdk-2.8.37, sdk-2.8.44 (REST /v2/* and /mezon.api.Mezon/*, socket ${emu.url.replace(/^http/, 'ws')}/ws?format=protobuf)`,
+          `  compat   official-SDK bots: CLANSTREAM_EMULATOR_URL=${emu.url} node --import clanstream/compat-preload bot.js`,
+        ]
+      : []),
     '',
     'Accounts (log in with botId = id and token = API key):',
   ];
@@ -101,6 +113,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
     secret: { type: 'string' },
     'allow-remote-console': { type: 'boolean' },
     compat: { type: 'boolean' },
+    'production-protocol': { type: 'boolean' },
     'data-dir': { type: 'string' },
     cors: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
@@ -140,7 +153,7 @@ export async function runEmulator(argv: string[], out: (line: string) => void): 
       seed: values.seed ?? DEFAULT_WORLD,
       ...(ttl !== undefined ? { tokenTtlSeconds: ttl } : {}),
       ...(values.secret ? { secret: values.secret } : {}),
-      ...(values.compat ? { compat: true } : {}),
+      ...(values.compat || values['production-protocol'] ? { compat: true } : {}),
       ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
       ...(cors.length > 0 ? { corsOrigins: cors } : {}),
       log: (line) => out(`[emulator] ${line}`),

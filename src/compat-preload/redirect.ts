@@ -10,6 +10,34 @@ export const PRODUCTION_ORIGINS: readonly string[] = Object.freeze(['https://gw.
 /** The environment variable naming the emulator to use. */
 export const EMULATOR_URL_VARIABLE = 'CLANSTREAM_EMULATOR_URL';
 
+/**
+ * The environment variable naming more origins to send to the emulator, for
+ * a bot that names its own host (the SDK's `host` option, as the platform's
+ * official example does): origins (`https://host[:port]`) separated by
+ * commas or spaces.
+ */
+export const EXTRA_ORIGINS_VARIABLE = 'CLANSTREAM_REDIRECT_ORIGINS';
+
+/** The extra origins named in the environment (none when unset); a value that is no http(s) origin is an error naming it. */
+export function extraOriginsFrom(env: Record<string, string | undefined>): string[] {
+  const value = env[EXTRA_ORIGINS_VARIABLE] ?? '';
+  return value
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/+$/, '')) {
+        throw new Error(`clanstream/compat-preload: ${EXTRA_ORIGINS_VARIABLE} holds "${entry}", which is not an http(s) origin (scheme, host and port only, e.g. https://gw.example.com)`);
+      }
+      return url.origin;
+    });
+}
+
 /** The emulator's base URL from the environment; a missing or malformed one is an error that says how to set it. */
 export function emulatorUrlFrom(env: Record<string, string | undefined>): URL {
   const value = env[EMULATOR_URL_VARIABLE];

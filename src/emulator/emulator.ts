@@ -58,6 +58,8 @@ export class Emulator extends WorldControls {
   private compat: CompatFrontEnd | undefined;
   /** Keeps the world in `dataDir`, when one is given. */
   private readonly persistence: WorldPersistence | undefined;
+  /** What the HTTP routes (and the compat front end) work with. */
+  private readonly services: HttpServices;
 
   constructor(options: EmulatorOptions = {}) {
     super();
@@ -75,7 +77,7 @@ export class Emulator extends WorldControls {
     this.wire = new WireLog(this.options.wireLogSize, this.options.wireLogBytes);
     ledger.onTransfer((tx, extra) => announceTransfer(this.ctx, tx, extra));
     this.gateway = new GatewayServer({ platform: this.ctx, tokens: this.tokens, wire: this.wire, log });
-    const services: HttpServices = {
+    const services: HttpServices = (this.services = {
       platform: this.ctx,
       tokens: this.tokens,
       prover,
@@ -85,7 +87,7 @@ export class Emulator extends WorldControls {
         this.tokens.revoke(sid);
         this.gateway.closeWhere(4005, 'the session was logged out', (conn) => conn.claims.sid === sid);
       },
-    };
+    });
     const router = (this.router = new Router().add(...authRoutes, ...clanRoutes, ...channelRoutes, ...userRoutes, ...webhookRoutes, ...walletRoutes, ...testApiRoutes));
     router.add({ method: 'GET', template: '/healthz', auth: 'none', handler: () => ({ ok: true }) });
     // The console reaches the emulator through its public test API only (console/port.ts).
@@ -128,7 +130,7 @@ export class Emulator extends WorldControls {
     if (this.options.compat) {
       // Loaded only when asked for: the production protocol brings its protobuf runtime with it.
       const { createCompatFrontEnd } = await import('./compat/index.js');
-      this.compat = createCompatFrontEnd({ platform: this.ctx, tokens: this.tokens, gateway: this.gateway, wire: this.wire, log: this.options.log ?? (() => {}) });
+      this.compat = createCompatFrontEnd({ services: this.services, gateway: this.gateway, wire: this.wire, log: this.options.log ?? (() => {}) });
       this.router.addFirst(...this.compat.routes);
     }
     await new Promise<void>((resolve, reject) => {
@@ -204,6 +206,19 @@ export class Emulator extends WorldControls {
   /** Closes gateway sockets with a close code (all, or one user's). */
   closeConnections(code: number, reason = 'closed by the emulator', userId?: string): void {
     this.gateway.closeWhere(code, reason, (conn) => userId === undefined || conn.userId === userId);
+  }
+
+  /**
+   * Refreshes the sessions of a user's sockets of the production protocol's
+   * era C (`sdk-2.8.44`; every user's when none is named), as the platform
+   * does on its own: each such socket is pushed `refresh_session_event` with
+   * its new session and goes on under the new token. Earlier eras have no
+   * such push. Returns how many sockets were told. Needs `compat`.
+   */
+  refreshSessions(userId?: string): number {
+    if (!this.compat) throw new Error('refreshSessions needs the production protocol: start the emulator with compat: true');
+    if (userId !== undefined) this.ctx.world.user(userId);
+    return this.compat.refreshSessions(userId);
   }
 
   /** Changes the lifetime of tokens issued from now on. */

@@ -72,8 +72,11 @@ export interface EmulatorOptions {
   /** URL clients are told to use (`api_url`, `ws_url`), e.g. a proxy in front of the emulator. */
   publicUrl?: string;
   /**
-   * Also serve the platform's production protocol (the REST paths and the
-   * protobuf socket of its official SDK) over the same world: see docs/COMPAT.md.
+   * Also serve the platform's production protocol over the same world, in
+   * each of its wire dialects (sdk-2.8.33: the official SDK's JSON REST paths
+   * and protobuf socket; sdk-2.8.37 and sdk-2.8.44: protobuf RPCs, int64 ids,
+   * and in sdk-2.8.44 int32 cids and socket RPCs), told apart per connection.
+   * The CLI's `--production-protocol` (or `--compat`). See docs/COMPAT.md.
    */
   compat?: boolean;
   /** Receives one line per notable server event (never secrets). */

@@ -11,8 +11,14 @@ export interface WireEntry {
   path?: string;
   /** HTTP response status. */
   status?: number;
-  /** Gateway op. */
+  /** Gateway op, or the production request's name. */
   op?: string;
+  /**
+   * The production dialect the request or frame spoke ('sdk-2.8.33',
+   * 'sdk-2.8.37', 'sdk-2.8.44'; several joined by " or " while a socket has
+   * not told them apart); unset for the emulator's own protocol.
+   */
+  protocol?: string;
   cid?: string;
   /** Parsed body or frame payload, with secret fields replaced by `***`. */
   body?: unknown;
@@ -109,7 +115,7 @@ export function loggedSize(value: unknown, limit = Infinity): number {
 }
 
 /** The string fields of an entry, cut to {@link WIRE_LOG_LIMITS.maxFieldChars}. */
-const CLIPPED_FIELDS = ['userId', 'method', 'path', 'op', 'cid'] as const;
+const CLIPPED_FIELDS = ['userId', 'method', 'path', 'op', 'cid', 'protocol'] as const;
 
 /**
  * A bounded log of what the emulator received, for tests to assert on: at

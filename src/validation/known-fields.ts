@@ -45,7 +45,7 @@ const EMBED_PARTS: Readonly<Record<string, Shape>> = {
 const EMBED_FIELD: Shape = { name: undefined, value: undefined, inline: undefined, inputs: undefined };
 
 /** Reports fields a shape does not know, and text fields over their limit. */
-function checkShape(issues: Issues, record: Record<string, unknown>, shape: Shape, path: string): void {
+function checkShape(issues: Issues, record: Record<string, unknown>, shape: Shape, path: string, limits: Readonly<Record<Limit, number>> = PART_FIELD_LIMITS): void {
   for (const key of Object.keys(record)) {
     if (!Object.hasOwn(shape, key)) {
       issues.add(`${path}.${key}`, 'is not a known field');
@@ -53,17 +53,17 @@ function checkShape(issues: Issues, record: Record<string, unknown>, shape: Shap
     }
     const limit = shape[key];
     const value = record[key];
-    if (limit !== undefined && typeof value === 'string' && value.length > PART_FIELD_LIMITS[limit]) {
-      issues.add(`${path}.${key}`, `is ${value.length} characters; the limit is ${PART_FIELD_LIMITS[limit]}`, 'too_large');
+    if (limit !== undefined && typeof value === 'string' && value.length > limits[limit]) {
+      issues.add(`${path}.${key}`, `is ${value.length} characters; the limit is ${limits[limit]}`, 'too_large');
     }
   }
 }
 
-function checkEach(issues: Issues, value: unknown, path: string, shape: Shape, inner?: (element: Record<string, unknown>, elementPath: string) => void): void {
+function checkEach(issues: Issues, value: unknown, path: string, shape: Shape, inner?: (element: Record<string, unknown>, elementPath: string) => void, limits: Readonly<Record<Limit, number>> = PART_FIELD_LIMITS): void {
   if (!Array.isArray(value)) return;
   value.forEach((element, i) => {
     if (!isRecord(element)) return;
-    checkShape(issues, element, shape, `${path}[${i}]`);
+    checkShape(issues, element, shape, `${path}[${i}]`, limits);
     inner?.(element, `${path}[${i}]`);
   });
 }
@@ -71,14 +71,16 @@ function checkEach(issues: Issues, value: unknown, path: string, shape: Shape, i
 /**
  * What a server refuses beyond {@link validateMessageParts}: fields that
  * mentions, attachments, references and embeds do not have, and text fields
- * longer than {@link PART_FIELD_LIMITS}. Without it a message could carry
- * any amount of data outside the 4000 characters of its content.
+ * longer than {@link PART_FIELD_LIMITS} (a quote as long as content may be,
+ * `maxContentJsonChars`). Without it a message could carry any amount of
+ * data outside the 4000 characters of its content.
  */
-export function unknownOrOversizedFields(parts: MessageParts): ValidationIssue[] {
+export function unknownOrOversizedFields(parts: MessageParts, maxContentJsonChars: number = MESSAGE_LIMITS.maxContentJsonChars): ValidationIssue[] {
   const issues = new Issues();
   checkEach(issues, parts.mentions, 'mentions', MENTION);
   checkEach(issues, parts.attachments, 'attachments', ATTACHMENT);
-  checkEach(issues, parts.references, 'references', REFERENCE);
+  // A reply quotes its message's content: as long as content may be.
+  checkEach(issues, parts.references, 'references', REFERENCE, undefined, { ...PART_FIELD_LIMITS, quotedContent: maxContentJsonChars });
   const content = parts.content;
   if (isRecord(content)) {
     checkEach(issues, content.embed, 'content.embed', EMBED, (embed, path) => {

@@ -21,6 +21,15 @@ const componentTypes = new Set<number>(
  * every range within `t`, and the size limit. Returns the issues found (empty when valid).
  */
 export function validateMessageParts(parts: MessageParts, allowEmpty = false): ValidationIssue[] {
+  return checkMessageParts(parts, allowEmpty, MESSAGE_LIMITS.maxContentJsonChars);
+}
+
+/**
+ * {@link validateMessageParts} with another content limit: a server that
+ * speaks an older wire of the platform (whose SDK 2.8.33 allowed 8,000
+ * characters) applies that wire's limit.
+ */
+export function checkMessageParts(parts: MessageParts, allowEmpty: boolean, maxContentJsonChars: number): ValidationIssue[] {
   const issues = new Issues();
   const { content } = parts;
   if (!isRecord(content)) {
@@ -61,8 +70,8 @@ export function validateMessageParts(parts: MessageParts, allowEmpty = false): V
     const json = jsonText(content);
     if (json === undefined) issues.add('content', 'is not JSON (it holds a BigInt, a function or a cycle)');
     const size = json?.length ?? 0;
-    if (size > MESSAGE_LIMITS.maxContentJsonChars) {
-      issues.add('content', `is ${size} characters of JSON; the limit is ${MESSAGE_LIMITS.maxContentJsonChars}`, 'too_large');
+    if (size > maxContentJsonChars) {
+      issues.add('content', `is ${size} characters of JSON; the limit is ${maxContentJsonChars}`, 'too_large');
     }
   }
   return issues.list;

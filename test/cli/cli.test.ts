@@ -105,6 +105,25 @@ describe('clanstream emulator (CLI)', () => {
     expect(await exit).toBe(0);
   });
 
+  it('serves every dialect of the production protocol with --production-protocol, and names them', async () => {
+    child = cli(['emulator', '--port', '0', '--production-protocol']);
+    const { out, exit } = collect(child);
+    const [, url] = await waitFor(out, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, botId, token] = await waitFor(out, /bot\s+clanbot\s+id (\d+)\s+token (\S+)/);
+    expect(out()).toContain('production protocol  sdk-2.8.33, sdk-2.8.37, sdk-2.8.44');
+    // Eras B and C log in on the same path and read a protobuf Session.
+    const login = await fetch(`${url}/v2/apps/authenticate/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}`, accept: 'application/x-protobuf', 'content-type': 'application/json' },
+      body: JSON.stringify({ account: { appid: botId, token } }),
+    });
+    expect(login.status).toBe(200);
+    expect(login.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(new Uint8Array(await login.arrayBuffer())[0]).toBe(0x12); // field 2 (token), LEN: `created` (field 1) is false and left out
+    child.kill('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
   it('refuses bad arguments with exit code 2 and a usage hint', async () => {
     child = cli(['emulator', '--port', 'abc']);
     const { out, exit } = collect(child);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMULATOR_URL_VARIABLE, emulatorUrlFrom, PRODUCTION_ORIGINS, redirect } from '../../src/compat-preload/redirect.js';
+import { EMULATOR_URL_VARIABLE, emulatorUrlFrom, EXTRA_ORIGINS_VARIABLE, extraOriginsFrom, PRODUCTION_ORIGINS, redirect } from '../../src/compat-preload/redirect.js';
 
 const emulator = new URL('http://127.0.0.1:7350');
 
@@ -32,5 +32,26 @@ describe('emulatorUrlFrom', () => {
     expect(() => emulatorUrlFrom({})).toThrow(/set CLANSTREAM_EMULATOR_URL to the emulator's URL/);
     expect(() => emulatorUrlFrom({ [EMULATOR_URL_VARIABLE]: '127.0.0.1:7350' })).toThrow(/must be an http\(s\) URL|is not a URL/);
     expect(() => emulatorUrlFrom({ [EMULATOR_URL_VARIABLE]: 'nonsense' })).toThrow(/is not a URL: "nonsense"/);
+  });
+});
+
+describe('extraOriginsFrom', () => {
+  it('reads the origins a bot names as its own host, separated by commas or spaces', () => {
+    expect(extraOriginsFrom({})).toEqual([]);
+    expect(extraOriginsFrom({ [EXTRA_ORIGINS_VARIABLE]: 'https://bots.example.test, http://10.0.0.5:8080  https://gw.example.com/' })).toEqual([
+      'https://bots.example.test',
+      'http://10.0.0.5:8080',
+      'https://gw.example.com',
+    ]);
+    // Without the variable a bot's own host is left alone, so the bot never reaches the emulator.
+    expect(redirect('https://bots.example.test:443/v2/apps/authenticate/token', emulator)).toBe('https://bots.example.test:443/v2/apps/authenticate/token');
+    const origins = [...PRODUCTION_ORIGINS, ...extraOriginsFrom({ [EXTRA_ORIGINS_VARIABLE]: 'https://bots.example.test' })];
+    expect(redirect('https://bots.example.test:443/v2/apps/authenticate/token', emulator, origins)).toBe('http://127.0.0.1:7350/v2/apps/authenticate/token');
+  });
+
+  it('refuses an entry that is no http(s) origin, naming it', () => {
+    expect(() => extraOriginsFrom({ [EXTRA_ORIGINS_VARIABLE]: 'bots.example.test' })).toThrow(/"bots.example.test", which is not an http\(s\) origin/);
+    expect(() => extraOriginsFrom({ [EXTRA_ORIGINS_VARIABLE]: 'https://gw.example.com/v2' })).toThrow(/"https:\/\/gw.example.com\/v2"/);
+    expect(() => extraOriginsFrom({ [EXTRA_ORIGINS_VARIABLE]: 'ftp://files.example' })).toThrow(/not an http\(s\) origin/);
   });
 });

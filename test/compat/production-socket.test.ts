@@ -99,8 +99,15 @@ describe('the production socket', () => {
   it('answers frames it cannot read with an error, not a hang', async () => {
     socket.sendRaw('{"ping":{}}');
     expect((await socket.next((e) => e.message.case === 'error')).message.value).toMatchObject({ code: Error_Code.BAD_INPUT, message: expect.stringContaining('binary protobuf') });
-    socket.sendRaw(new Uint8Array([0xff, 0xff, 0xff]));
-    expect((await socket.next((e) => e.message.case === 'error' && (e.message.value.code as Error_Code) === Error_Code.UNRECOGNIZED_PAYLOAD)).message.value).toMatchObject({ message: 'the frame is not a protobuf Envelope' });
+    // Wire type 7 does not exist: no dialect's Envelope.
+    socket.sendRaw(new Uint8Array([0x0f, 0x01]));
+    expect((await socket.next((e) => e.message.case === 'error' && (e.message.value.code as Error_Code) === Error_Code.UNRECOGNIZED_PAYLOAD)).message.value).toMatchObject({
+      message: 'the frame is not a protobuf Envelope of any dialect of the production wire',
+    });
+    // 0xFF heads the raw frames that carry era C's RPC answers: a client never sends one.
+    socket.sendRaw(new Uint8Array([0xff, 0x00, 0x01, 0x00, 0x00, 0x00, 0xff]));
+    await socket.next((e) => e.message.case === 'error' && e.message.value.message.startsWith('a raw frame'));
+    expect((await socket.request({ case: 'ping', value: {} })).message.case).toBe('pong');
   });
 
   it('refuses bad input with BAD_INPUT naming the field, and stores nothing', async () => {

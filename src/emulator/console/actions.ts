@@ -70,6 +70,10 @@ export function readFault(body: unknown): ConsoleFault {
       case 'clear-http':
       case 'expire-tokens':
         return { kind };
+      case 'refresh-sessions': {
+        const userId = reader.optionalString('userId');
+        return { kind, ...(userId ? { userId } : {}) };
+      }
       case 'close': {
         const userId = reader.optionalString('userId');
         return { kind, code: reader.integer('code'), ...(userId ? { userId } : {}) };
@@ -97,7 +101,7 @@ export function readFault(body: unknown): ConsoleFault {
     }
   })();
   reader.done('fault');
-  if (!fault) throw EmulatorError.badRequest(`unknown fault kind "${kind}"`, { kind: 'must be drop, close, restart, delay, rate-limit, fail-http, clear-http, expire-tokens or service' });
+  if (!fault) throw EmulatorError.badRequest(`unknown fault kind "${kind}"`, { kind: 'must be drop, close, restart, delay, rate-limit, fail-http, clear-http, expire-tokens, refresh-sessions or service' });
   // Every duration through one bounded check (../fault-limits.ts).
   if (fault.kind === 'delay') checkFaultDuration('delayMs', fault.ms, { field: 'ms', min: 1 });
   if (fault.kind === 'restart' && fault.downMs !== undefined) checkFaultDuration('downMs', fault.downMs);
@@ -136,6 +140,15 @@ export function injectFault(port: ConsolePort, fault: ConsoleFault, down: Set<'p
       return port.clearHttpFaults();
     case 'expire-tokens':
       return port.expireTokens();
+    case 'refresh-sessions':
+      try {
+        port.refreshSessions(fault.userId);
+      } catch (error) {
+        // Without the production protocol there is no such push: the console says so (400), not 500.
+        if (error instanceof EmulatorError) throw error;
+        throw EmulatorError.badRequest(error instanceof Error ? error.message : String(error), { kind: 'needs the production protocol' });
+      }
+      return;
     case 'service':
       port.setServiceDown(fault.service, fault.down);
       if (fault.down) down.add(fault.service);

@@ -72,8 +72,10 @@ export interface ConsoleWireEntry {
   user_ids: string[];
   channel_id?: string;
   status?: number;
-  /** Body or payload with secrets masked. */
+  /** Body or payload with secrets masked (a production frame or RPC decoded into readable form). */
   body?: unknown;
+  /** The production protocol's dialect the request or frame spoke ('sdk-2.8.33', …); unset for clanstream's own protocol. */
+  protocol?: string;
 }
 
 /** GET /console/api/wire?after=&channel=&user=&kind=. */
@@ -109,6 +111,8 @@ export type ConsoleFault =
   | { kind: 'fail-http'; status: number; count?: number; pathPrefix?: string }
   | { kind: 'clear-http' }
   | { kind: 'expire-tokens' }
+  /** With the production protocol: era-C (sdk-2.8.44) sockets of one user, or every one, get `refresh_session_event` with a new session. */
+  | { kind: 'refresh-sessions'; userId?: string }
   | { kind: 'service'; service: 'prover' | 'ledger'; down: boolean };
 
 /** What a user does from the console (POST /console/api/act): to a message, or typing in a channel. */

@@ -75,5 +75,7 @@ export interface ConsolePort {
   failHttp(fault: HttpFault): void;
   clearHttpFaults(): void;
   expireTokens(options?: { refresh?: boolean }): void;
+  /** Pushes refreshed sessions to era-C production sockets; throws without the production protocol. */
+  refreshSessions(userId?: string): number;
   setServiceDown(service: 'prover' | 'ledger', down: boolean): void;
 }

@@ -123,5 +123,6 @@ function fromWireLog(entry: WireEntry): Omit<ConsoleWireEntry, 'seq'> {
     ...withChannel(channelOf(entry.body, entry.path)),
     ...(entry.status !== undefined ? { status: entry.status } : {}),
     ...(entry.body !== undefined ? { body: entry.body } : {}),
+    ...(entry.protocol !== undefined ? { protocol: entry.protocol } : {}),
   };
 }

@@ -39,7 +39,8 @@ export class Connection implements FrameSink {
     return this.claims.uid;
   }
 
-  send(frame: string): void {
+  /** Writes a frame: text (the emulator's protocol) or bytes (the production wire). */
+  send(frame: string | Uint8Array): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     this.ws.send(frame);
     const waiting = this.ws.bufferedAmount;

@@ -135,6 +135,12 @@ export class GatewayServer {
     conn.ws.on('error', () => this.detach(conn));
   }
 
+  /** Moves a socket to another token of its user (a refreshed session): its expiry follows the new token. */
+  moveTo(conn: Connection, claims: TokenClaims): void {
+    conn.claims = claims;
+    this.scheduleExpiry(conn);
+  }
+
   private scheduleExpiry(conn: Connection): void {
     if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
     const delay = Math.min(this.deps.tokens.expiryMs(conn.claims) - Date.now(), 2 ** 31 - 1);
@@ -249,8 +255,7 @@ export class GatewayServer {
       refreshToken: (token) => {
         const claims = this.deps.tokens.verify(token, 'access');
         if (claims.uid !== conn.userId) throw EmulatorError.forbidden('the token belongs to another user');
-        conn.claims = claims;
-        this.scheduleExpiry(conn);
+        this.moveTo(conn, claims);
         return { expires_at: claims.exp };
       },
       resume: (sessionId, seq) => {

@@ -29,9 +29,25 @@ export interface RequestContext {
   /** Set on routes with bearer authentication. */
   readonly user: UserRecord;
   readonly claims: TokenClaims;
+  /**
+   * Says how the wire log shows this request: the protocol it spoke and a
+   * readable body (a route whose body is bytes logs them decoded). Without a
+   * note, the route's own protocol and the parsed body are logged.
+   */
+  readonly note: (entry: WireNote) => void;
 }
 
-/** A response other than 200 with a JSON body. */
+/** What a route tells the wire log about the request it handled. */
+export interface WireNote {
+  /** The protocol or production dialect the request spoke (see {@link Route.protocol}). */
+  readonly protocol?: string;
+  /** The request as the log shows it, secrets masked by the caller. */
+  readonly body?: unknown;
+  /** Who sent it, when the route authenticated the caller itself. */
+  readonly userId?: string;
+}
+
+/** A response other than 200 with a JSON body, or any response whose body is bytes (sent as they are, under their own content type). */
 export class HttpResponse {
   constructor(
     readonly status: number,
@@ -52,6 +68,10 @@ export interface Route {
   readonly lenientJson?: boolean;
   /** A smaller body limit than the server's, for this route. */
   readonly maxBodyBytes?: number;
+  /** The body reaches the handler as bytes (a Buffer), whatever its content type: a protobuf RPC reads its own. */
+  readonly rawBody?: boolean;
+  /** The protocol the wire log names for this route's requests ('sdk-2.8.33', …); the emulator's own when unset. */
+  readonly protocol?: string;
   /**
    * Hands out credentials or changes the world for anyone (the test API): only
    * for programs on this machine, through ./local-access.ts, and never with CORS headers.

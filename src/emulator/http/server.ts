@@ -7,7 +7,7 @@ import { maskPath, maskSecrets } from '../wire-log.js';
 import type { HttpFaults } from './faults.js';
 import { applyCors } from './cors.js';
 import { localAccessRefusal, type LocalAccessPolicy } from './local-access.js';
-import { HttpResponse, type HttpServices, type RequestContext, type Router } from './router.js';
+import { HttpResponse, type HttpServices, type RequestContext, type Router, type WireNote } from './router.js';
 
 const STATUS_CODES: Record<number, ApiErrorCode> = {
   400: 'bad_request',
@@ -42,8 +42,10 @@ export interface HttpServerDeps {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  // Bytes (a protobuf answer) go out as they are, under the content type the route gave them.
+  const bytes = body instanceof Uint8Array;
+  const text = bytes ? body : body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': bytes ? 'application/octet-stream' : 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(text);
 }
 
@@ -119,6 +121,8 @@ export class HttpServer {
     let userId: string | undefined;
     let body: unknown;
     let bodyBytes = 0;
+    let protocol: string | undefined;
+    let noted: WireNote = {};
     // Pages (the web console) are not API traffic: they stay out of the wire log.
     let page = false;
     try {
@@ -157,6 +161,7 @@ export class HttpServer {
         return;
       }
       const { route, params } = match;
+      protocol = route.protocol;
       let auth: Pick<RequestContext, 'claims' | 'user'> | undefined;
       if (route.auth === 'bearer') {
         const header = req.headers.authorization;
@@ -168,7 +173,8 @@ export class HttpServer {
       }
       const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, Math.min(route.maxBodyBytes ?? Infinity, this.deps.maxBodyBytes));
       bodyBytes = raw.length;
-      if (raw.length > 0) {
+      if (route.rawBody) body = raw;
+      else if (raw.length > 0) {
         const type = req.headers['content-type'] ?? '';
         if (!route.lenientJson && !type.toLowerCase().startsWith('application/json')) {
           throw new EmulatorError(415, 'unsupported_media_type', 'send the body as application/json');
@@ -182,7 +188,10 @@ export class HttpServer {
         }
       }
       // Routes without bearer authentication never read `user` or `claims`.
-      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, remoteAddress: req.socket.remoteAddress, ...auth } as RequestContext;
+      const note = (entry: WireNote) => {
+        noted = { ...noted, ...entry };
+      };
+      const ctx = { services: this.deps.services, params, query: url.searchParams, body, headers: req.headers, remoteAddress: req.socket.remoteAddress, note, ...auth } as RequestContext;
       const result = await route.handler(ctx);
       if (result instanceof HttpResponse) {
         status = result.status;
@@ -204,14 +213,21 @@ export class HttpServer {
         send(res, 500, errorBody(500, 'the emulator failed to handle the request'));
       }
     } finally {
-      if (!page) this.deps.wire.record({
-        transport: 'http',
-        method,
-        path: maskPath(`${path}${url.search}`),
-        status,
-        ...(userId ? { userId } : {}),
-        ...(body !== undefined ? { body: maskSecrets(body) } : {}),
-      }, bodyBytes);
+      if (!page) {
+        // Bytes are logged as the route decoded them (its note), never raw.
+        const logged = 'body' in noted ? noted.body : body instanceof Uint8Array ? undefined : body;
+        const named = noted.protocol ?? protocol;
+        const caller = noted.userId ?? userId;
+        this.deps.wire.record({
+          transport: 'http',
+          method,
+          path: maskPath(`${path}${url.search}`),
+          status,
+          ...(caller ? { userId: caller } : {}),
+          ...(named ? { protocol: named } : {}),
+          ...(logged !== undefined ? { body: maskSecrets(logged) } : {}),
+        }, bodyBytes);
+      }
     }
   }
 }

@@ -91,7 +91,8 @@ function storeChannel(ctx: PlatformContext, input: CreateChannelInput): ChannelR
     channel_label: input.name,
     type,
     channel_private: input.private || direct ? 1 : 0,
-    category_id: input.categoryId ?? (direct ? '' : `${input.clanId}-text`),
+    // A clan's default category shares the clan's id: a number, as the int64 ids of the production wire's later dialects need.
+    category_id: input.categoryId ?? (direct ? '' : input.clanId),
     category_name: input.categoryName ?? (direct ? '' : 'Text Channels'),
     parent_id: input.parentId ?? '',
     meeting_code: isVoiceType(type) ? `meet-${id.slice(-8)}` : '',

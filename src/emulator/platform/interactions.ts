@@ -5,6 +5,7 @@ import type { IMessageComponent } from '../../model/content.js';
 import { TypeMessage } from '../../model/enums.js';
 import { EmulatorError } from '../errors.js';
 import type { MessageRecord, QuickMenuRecord } from '../world/records.js';
+import { offeredIn } from './clan-quick-menus.js';
 import { canSeeMessage, channelMessageOf } from './messages.js';
 import { nowSeconds, type PlatformContext } from './context.js';
 
@@ -104,12 +105,12 @@ export function deleteQuickMenus(ctx: PlatformContext, callerId: string, channel
   return removed;
 }
 
-/** A user picks a bot's quick-menu entry: `quick_menu_event` to the bot. */
+/** A user picks a bot's quick-menu entry (of the channel, or of its whole clan): `quick_menu_event` to the bot. */
 export function triggerQuickMenu(ctx: PlatformContext, input: { userId: string; channelId: string; menuName: string; botId?: string; text?: string }): QuickMenuEvent {
   const channel = ctx.world.accessibleChannel(input.channelId, input.userId);
   const user = ctx.world.user(input.userId);
   const entry = [...ctx.world.quickMenus.values()].find(
-    (r) => r.channel_id === channel.channel_id && r.menu_name === input.menuName && (input.botId === undefined || r.bot_id === input.botId),
+    (r) => offeredIn(ctx, r, channel) && r.menu_name === input.menuName && (input.botId === undefined || r.bot_id === input.botId),
   );
   if (!entry) throw EmulatorError.notFound(`quick menu "${input.menuName}" in channel ${input.channelId}`);
   // The pick is not a stored message: it has no id.

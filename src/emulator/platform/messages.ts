@@ -4,7 +4,7 @@ import type { ChannelMessageAck, MessageReactionAck } from '../../gateway/protoc
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageRef, ChannelMessageContent } from '../../model/content.js';
 import { TypeMessage, streamModeOf } from '../../model/enums.js';
 import { unknownOrOversizedFields } from '../../validation/known-fields.js';
-import { validateMessageParts } from '../../validation/message.js';
+import { checkMessageParts } from '../../validation/message.js';
 import { MESSAGE_LIMITS } from '../../validation/limits.js';
 import { EmulatorError } from '../errors.js';
 import type { ChannelRecord, MessageRecord, UserRecord } from '../world/records.js';
@@ -28,6 +28,8 @@ export interface PostMessageInput {
   bypassAccess?: boolean;
   /** Ephemeral: only these users (and the sender) see it. */
   ephemeralReceivers?: string[];
+  /** Longest content as JSON characters; the platform's 4,000 unless the surface speaks a wire that allowed more. */
+  maxContentJsonChars?: number;
 }
 
 /**
@@ -49,10 +51,11 @@ const SENDABLE_CODES = new Set<number>([
   TypeMessage.Poll,
 ]);
 
-function checkParts(input: { content: unknown; mentions?: unknown; attachments?: unknown; references?: unknown }): void {
+function checkParts(input: { content: unknown; mentions?: unknown; attachments?: unknown; references?: unknown; maxContentJsonChars?: number }): void {
+  const limit = input.maxContentJsonChars ?? MESSAGE_LIMITS.maxContentJsonChars;
   // Unknown fields first: they are named as such rather than as whatever they broke.
-  const unknown = unknownOrOversizedFields(input);
-  const issues = unknown.length > 0 ? unknown : validateMessageParts(input);
+  const unknown = unknownOrOversizedFields(input, limit);
+  const issues = unknown.length > 0 ? unknown : checkMessageParts(input, false, limit);
   if (issues.length > 0) throw EmulatorError.fromIssues(issues, 'message');
 }
 
@@ -183,6 +186,8 @@ export interface UpdateMessageInput {
   topic_id?: string;
   /** Only an ephemeral message may be updated as ephemeral, and vice versa. */
   ephemeral?: boolean;
+  /** As {@link PostMessageInput.maxContentJsonChars}. */
+  maxContentJsonChars?: number;
 }
 
 function ownMessage(ctx: PlatformContext, channel: ChannelRecord, messageId: string, userId: string, ephemeral: boolean, allowOwner: boolean): MessageRecord {
@@ -199,7 +204,7 @@ function ownMessage(ctx: PlatformContext, channel: ChannelRecord, messageId: str
 export function updateMessage(ctx: PlatformContext, input: UpdateMessageInput): MessageRecord {
   const channel = targetChannel(ctx, input);
   const record = ownMessage(ctx, channel, input.messageId, input.senderId, input.ephemeral ?? false, false);
-  checkParts({ content: input.content, mentions: input.mentions, attachments: input.attachments ?? record.attachments });
+  checkParts({ content: input.content, mentions: input.mentions, attachments: input.attachments ?? record.attachments, ...(input.maxContentJsonChars !== undefined ? { maxContentJsonChars: input.maxContentJsonChars } : {}) });
   record.content = structuredClone(input.content) as ChannelMessageContent;
   if (input.mentions !== undefined) record.mentions = structuredClone(input.mentions as ApiMessageMention[]);
   else {

@@ -85,11 +85,15 @@ export interface FriendRecord {
 export interface QuickMenuRecord {
   id: string;
   bot_id: string;
+  /** "0" for an entry offered in every channel of its clan (production's entries). */
   channel_id: string;
+  /** "0" with channel "0": every clan of the bot. */
   clan_id: string;
   menu_name: string;
   action_msg: string;
   background: string;
+  /** Production's menu type (1 unless set). */
+  menu_type?: number;
 }
 
 export interface WebhookRecord {

@@ -86,6 +86,16 @@ const commands = {
     const clan = await client.clans.fetch(event.clan_id);
     report('voice', await clan.listChannelVoiceUsers(channelId));
   },
+  // A long message: SDK 2.8.33 allows 8,000 characters of content.
+  async long(event, [length]) {
+    const { channel } = await messageOf(event);
+    report('sent', await channel.send({ t: 'x'.repeat(Number(length)) }));
+  },
+  // A hashtag in SDK 2.8.33's spelling (hg[].channelid).
+  async tag(event) {
+    const { channel } = await messageOf(event);
+    report('sent', await channel.send({ t: 'see #general', hg: [{ channelid: event.channel_id, s: 4, e: 12 }] }));
+  },
   async friend(event) {
     report('friend', await client.addFriend(event.username));
     report('friends', await client.getListFriends());

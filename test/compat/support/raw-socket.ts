@@ -5,6 +5,7 @@
  */
 import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import WebSocket from 'ws';
+import { Arrivals } from './arrivals.js';
 import { EnvelopeSchema, type Envelope } from '../../../src/production/schema/sdk-2.8.33_pb.js';
 
 type Case = NonNullable<Envelope['message']['case']>;
@@ -18,20 +19,21 @@ export class RefusedUpgrade extends Error {
 }
 
 export class ProductionSocket {
-  readonly received: Envelope[] = [];
+  private readonly arrivals = new Arrivals<Envelope>((e) => e.message.case ?? '(empty)');
   private nextCid = 1;
-  private readonly waiters = new Set<() => void>();
-  closed: { code: number; reason: string } | undefined;
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data: Buffer) => {
-      this.received.push(fromBinary(EnvelopeSchema, new Uint8Array(data)));
-      this.wake();
-    });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-      this.wake();
-    });
+    ws.on('message', (data: Buffer) => this.arrivals.add(fromBinary(EnvelopeSchema, new Uint8Array(data))));
+    ws.on('close', (code, reason) => this.arrivals.close(code, reason.toString()));
+  }
+
+  /** Every envelope received, oldest first. */
+  get received(): readonly Envelope[] {
+    return this.arrivals.items;
+  }
+
+  get closed(): { code: number; reason: string } | undefined {
+    return this.arrivals.closed;
   }
 
   /** Opens `/ws?lang=en&status=true&token=…&format=…` as the SDK does. */
@@ -45,28 +47,9 @@ export class ProductionSocket {
     });
   }
 
-  private wake(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
-
   /** The first received envelope matching a predicate, waiting for it. */
   next(predicate: (envelope: Envelope) => boolean, timeoutMs = 5000): Promise<Envelope> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const found = this.received.find(predicate);
-        if (!found && !this.closed) return false;
-        this.waiters.delete(check);
-        clearTimeout(timer);
-        if (found) resolve(found);
-        else reject(new Error(`the socket closed (${this.closed?.code}) before the awaited envelope`));
-        return true;
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`no awaited envelope; received: ${this.received.map((e) => e.message.case).join(', ')}`));
-      }, timeoutMs);
-      if (!check()) this.waiters.add(check);
-    });
+    return this.arrivals.next(predicate, timeoutMs);
   }
 
   /** Sends a request with a fresh cid and resolves with the envelope answering it. */

@@ -49,6 +49,8 @@ export interface BotOptions {
   account: { id: string; token: string };
   /** `--import` specifiers; the preload built from source by default. */
   preload?: readonly string[];
+  /** More environment variables for the bot's process. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A running SDK bot and everything it reported so far. */
@@ -75,16 +77,24 @@ export class SdkBot {
 
   /** Starts `test/compat/bots/{file}` and resolves once it logged in (rejects with its output when it could not). */
   static async start(file: string, options: BotOptions): Promise<SdkBot> {
+    const bot = SdkBot.spawn(file, options);
+    const first = await bot.next((r) => r.kind === 'ready' || r.kind === 'login_failed');
+    if (first.kind !== 'ready') {
+      await bot.stop();
+      throw new Error(`the bot could not log in: ${JSON.stringify(first.data)}\n${bot.output}`);
+    }
+    return bot;
+  }
+
+  /** Starts a bot without waiting for its login: its first report says how the login went. */
+  static spawn(file: string, options: BotOptions): SdkBot {
     const workdir = mkdtempSync(join(tmpdir(), 'clanstream-sdk-bot-'));
     const imports = (options.preload ?? SOURCE_PRELOAD).flatMap((specifier) => ['--import', specifier]);
     const child = spawn(process.execPath, [...imports, join(compatDir, 'bots', file)], {
       cwd: workdir,
-      env: { PATH: process.env.PATH ?? '', CLANSTREAM_EMULATOR_URL: options.url, BOT_ID: options.account.id, BOT_TOKEN: options.account.token },
+      env: { PATH: process.env.PATH ?? '', CLANSTREAM_EMULATOR_URL: options.url, BOT_ID: options.account.id, BOT_TOKEN: options.account.token, ...options.env },
     });
-    const bot = new SdkBot(child, workdir);
-    const first = await bot.next((r) => r.kind === 'ready' || r.kind === 'login_failed');
-    if (first.kind !== 'ready') throw new Error(`the bot could not log in: ${JSON.stringify(first.data)}\n${bot.output}`);
-    return bot;
+    return new SdkBot(child, workdir);
   }
 
   private read(chunk: string): void {
@@ -107,6 +117,11 @@ export class SdkBot {
 
   private wake(): void {
     for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Whether the process has ended (a bot that crashed). */
+  get running(): boolean {
+    return !this.exited;
   }
 
   /** Everything the process printed that was not a report (the SDK's own lines, errors). */

@@ -81,6 +81,8 @@ describe("the console's API", () => {
       ['/console/api/faults', { kind: 'fail-http', status: 200 }, 400, /status must be from 400 to 599/],
       ['/console/api/faults', { kind: 'close', code: 7 }, 400, /code must be a close code/],
       ['/console/api/faults', { kind: 'service', service: 'dns' }, 400, /service must be prover or ledger/],
+      // This emulator serves no production protocol: no socket can be told of a refreshed session.
+      ['/console/api/faults', { kind: 'refresh-sessions' }, 400, /needs the production protocol/],
     ];
     for (const [path, body, status, message] of cases) {
       const answer = await post(path, body);

@@ -41,6 +41,7 @@ const FAULTS: Array<[ConsoleFault, string, string]> = [
   [{ kind: 'drop' }, 'Drop every connection', 'cuts every gateway socket without a close frame; sessions stay resumable'],
   [{ kind: 'restart', downMs: 1000 }, 'Restart the emulator (1 s down)', 'a crash: gateway sessions are lost, clients start anew and resync'],
   [{ kind: 'expire-tokens' }, 'Expire every token', 'sockets close with 4004; clients refresh their session'],
+  [{ kind: 'refresh-sessions' }, 'Refresh sessions (production protocol, sdk-2.8.44)', 'era-C sockets get refresh_session_event with a new session and go on under it'],
   [{ kind: 'rate-limit', count: 3, retryAfterSeconds: 1 }, 'Rate limit the next 3 requests', '429 with Retry-After: 1 on /v2'],
   [{ kind: 'fail-http', status: 503, count: 1 }, 'Fail the next request (503)', 'one HTTP request answers 503'],
   [{ kind: 'service', service: 'ledger', down: true }, 'Take the ledger down', 'token transfers fail with 503'],

@@ -77,6 +77,7 @@ export function WirePanel({ session }: { session: ChatSession }) {
               {line.direction === 'in' ? '→' : '←'}
             </span>{' '}
             <time>{new Date(line.at).toLocaleTimeString()}</time> <strong>{line.kind}</strong>
+            {line.protocol !== undefined && <span class="protocol" title="production protocol dialect"> [{line.protocol}]</span>}
             {line.status !== undefined && <span class="status"> {line.status}</span>}
             {line.user_ids.length > 0 && <span class="users"> {line.user_ids.map((id) => session.nameOf(id)).join(', ')}</span>}
             <code class="body">{describe(line)}</code>

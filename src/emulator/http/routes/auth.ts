@@ -4,7 +4,8 @@ import { InputReader } from '../../input.js';
 import type { UserRecord } from '../../world/records.js';
 import { route, type HttpServices, type Route } from '../router.js';
 
-function sessionBody(services: HttpServices, user: UserRecord, pair: { token: string; refresh_token: string; created_at: number }): ApiSession {
+/** The session a login or refresh answers, in the emulator's shape. */
+export function sessionBody(services: HttpServices, user: UserRecord, pair: { token: string; refresh_token: string; created_at: number }): ApiSession {
   const base = services.publicUrl();
   return {
     token: pair.token,
