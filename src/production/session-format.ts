@@ -47,8 +47,14 @@ export const PRODUCTION_SESSION_FORMAT: SessionFormat = Object.freeze({
   claims: productionClaims,
 });
 
-/** Where a session's socket goes: its `ws_url`, else the host of its `api_url` (sdk-2.8.33 sends no `ws_url`), else `fallback`. */
+/**
+ * Where a session's socket goes: its `ws_url`, else the host of its `api_url` (sdk-2.8.33 sends no `ws_url`), else `fallback`.
+ * A protobuf `Session` names its `ws_url` as host and port without a scheme (the official clients put one before it):
+ * `wss://` then, unless the `api_url` is plain `http://`.
+ */
 export function gatewayBase(session: { ws_url?: string; api_url?: string }, fallback: string): string {
   const base = session.ws_url || session.api_url || fallback;
-  return base.replace(/^http(s?):\/\//i, (_, s: string) => `ws${s}://`).replace(/\/+$/, '');
+  if (base === '') return base;
+  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(base) ? base : `${/^http:\/\//i.test(session.api_url ?? '') ? 'ws' : 'wss'}://${base}`;
+  return withScheme.replace(/^http(s?):\/\//i, (_, s: string) => `ws${s}://`).replace(/\/+$/, '');
 }

@@ -1,7 +1,8 @@
 /**
  * `clanstream doctor` against the emulator in every protocol it serves
- * (clanstream's JSON, and production sdk-2.8.33 with `compat: true`), against
- * a stand-in of the later production dialects (sdk-2.8.37, sdk-2.8.44), and
+ * (clanstream's JSON, and production sdk-2.8.33, sdk-2.8.37 and sdk-2.8.44
+ * with `compat: true`), against a stand-in platform that speaks only one of
+ * the later production dialects (found with no --dialect), and
  * against a hostile server that echoes the key: what it reports, what it
  * sends, its exit codes, and that no secret is printed.
  */
@@ -67,14 +68,19 @@ describe('clanstream doctor', () => {
     expect(send.result).toContain(stored[0]!.message_id);
   });
 
-  it('speaks production sdk-2.8.33 to the emulator with compat: true when asked, and joins the clans and the DM space', async () => {
+  it.each(['sdk-2.8.33', 'sdk-2.8.37', 'sdk-2.8.44'] as const)('speaks production %s to the emulator with compat: true when asked, and joins the clans and the DM space', async (dialect) => {
     const w = (world = await createTestWorld({ compat: true }));
-    const { code, out } = await doctor([...at(w), '--dialect', 'sdk-2.8.33']);
+    const { code, out } = await doctor([...at(w), '--dialect', dialect]);
     expect(code).toBe(0);
-    expect(out).toContain('the server speaks: sdk-2.8.33');
+    expect(out).toContain(`the server speaks: ${dialect}`);
     expect(out).toMatch(/ok {3}socket: ready \(\d+ ms\) — ws:\/\/127\.0\.0\.1:\d+\/ws\?lang=en&status=true&format=protobuf&token=\[redacted\]/);
-    const joins = w.emu.wire.entries().filter((e) => e.transport === 'ws' && e.userId === w.bot.id && e.op === 'clan_join').map((e) => (e.body as { clan_id: string }).clan_id);
+    // Clan 0 in an int64 field (sdk-2.8.37 on) is the field's default, which protobuf leaves off the wire.
+    const joins = w.emu.wire
+      .entries()
+      .filter((e) => e.transport === 'ws' && e.userId === w.bot.id && e.op === 'clan_join')
+      .map((e) => (e.body as { clan_id?: string }).clan_id ?? '0');
     expect(joins).toEqual(expect.arrayContaining([w.clan!.id, '0']));
+    expect(out).toContain(`${w.clan!.id} (${w.clan!.name})`);
     expect(out).not.toContain(w.bot.token);
   });
 
