@@ -9,6 +9,7 @@
  */
 import { create, fromJson, toBinary, toJson, ScalarType, type DescMessage, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import { translate } from '../../../src/emulator/compat/pushes.js';
+import { SERVED_DIALECTS } from '../../../src/emulator/compat/served-dialects.js';
 import type { World } from '../../../src/emulator/world/world.js';
 import type { EventPayloadMap, Events } from '../../../src/index.js';
 import { DIALECTS, SDK_2_8_33, type Dialect, type DialectName } from '../../../src/production/wire/dialects.js';
@@ -50,7 +51,9 @@ function carry(json: JsonObject, schema: DescMessage): JsonObject {
 
 /** The push of `type` in `name`'s wire; `extra` sets fields only a later era has (JSON names). */
 export function pushFrame<K extends Events>(name: DialectName, type: K, payload: EventPayloadMap[K], extra: JsonObject = {}): Uint8Array {
-  const message = translate(type, payload, NO_WORLD);
+  // The emulator's era-A push (an initialiser of that era's message), then carried over to `name`'s schema.
+  const init = translate(type, payload, NO_WORLD, SERVED_DIALECTS['sdk-2.8.33']);
+  const message = { case: init.case, value: create(caseSchema(SDK_2_8_33, init.case), init.value as never) };
   if (name === 'sdk-2.8.33') return toBinary(SDK_2_8_33.envelope, create(SDK_2_8_33.envelope, { message } as never));
   const d = dialect(name);
   const json = toJson(caseSchema(SDK_2_8_33, message.case), message.value as never, { useProtoFieldName: true }) as JsonObject;
