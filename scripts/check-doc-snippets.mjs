@@ -77,6 +77,8 @@ const tsconfig = {
       'clanstream/emulator': ['src/emulator/index.ts'],
       'clanstream/testing': ['src/testing/index.ts'],
       'clanstream/scale': ['src/scale/index.ts'],
+      'clanstream/production': ['src/production/index.ts'],
+      'clanstream/production/sdk-2.8.33': ['src/production/sdk-2.8.33/index.ts'],
     },
   },
   include: ['**/*.ts'],

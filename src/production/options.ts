@@ -1,6 +1,9 @@
 import type { DialectName } from './wire/dialects.js';
 
-/** Settings of {@link production}. */
+/**
+ * Settings of {@link production}.
+ * @beta
+ */
 export interface ProductionOptions {
   /**
    * The wire the server speaks, named after the SDK release that introduced
@@ -29,9 +32,12 @@ export interface ProductionOptions {
   mediaUrl?: string;
 }
 
-/** The defaults of {@link ProductionOptions} and the settings production brings to a client. */
+/**
+ * The defaults of {@link ProductionOptions} and the settings production brings to a client.
+ * @beta
+ */
 export const PRODUCTION_DEFAULTS = Object.freeze({
-  dialect: 'sdk-2.8.44' as DialectName,
+  dialect: 'sdk-2.8.44',
   restIntervalMs: 1024,
   mediaUrl: 'https://stn.mezon.ai/api/playmedia',
   /** The platform's gateway and REST host. */

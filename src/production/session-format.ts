@@ -48,13 +48,14 @@ export const PRODUCTION_SESSION_FORMAT: SessionFormat = Object.freeze({
 });
 
 /**
- * Where a session's socket goes: its `ws_url`, else the host of its `api_url` (sdk-2.8.33 sends no `ws_url`), else `fallback`.
- * A protobuf `Session` names its `ws_url` as host and port without a scheme (the official clients put one before it):
- * `wss://` then, unless the `api_url` is plain `http://`.
+ * Where a session's socket goes: its `ws_url`, else the host of its `api_url`
+ * (sdk-2.8.33 sends no `ws_url`), else `fallback`. Production's `ws_url` is a
+ * host and port without a scheme (its clients put one before it): `ws://` when
+ * the API is plain HTTP, else `wss://`.
  */
 export function gatewayBase(session: { ws_url?: string; api_url?: string }, fallback: string): string {
-  const base = session.ws_url || session.api_url || fallback;
-  if (base === '') return base;
-  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(base) ? base : `${/^http:\/\//i.test(session.api_url ?? '') ? 'ws' : 'wss'}://${base}`;
-  return withScheme.replace(/^http(s?):\/\//i, (_, s: string) => `ws${s}://`).replace(/\/+$/, '');
+  const base = (session.ws_url || session.api_url || fallback).replace(/\/+$/, '');
+  if (base === '') return '';
+  if (!/^[a-z]+:\/\//i.test(base)) return `${/^http:/i.test(session.api_url ?? '') ? 'ws' : 'wss'}://${base}`;
+  return base.replace(/^http(s?):\/\//i, (_, s: string) => `ws${s}://`);
 }

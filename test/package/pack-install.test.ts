@@ -6,13 +6,15 @@
  * reads src/: what the tarball lacks fails this test.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packBuilt } from '../helpers/built-package.js';
 import { installOffline } from './offline-install.js';
+import { PRODUCTION_FILE_BUDGET_BYTES } from '../../bench/production-bundle.bench.js';
 
 const run = promisify(execFile);
 const root = resolve(__dirname, '../..');
@@ -76,6 +78,14 @@ describe('the packed package, installed from its tarball', () => {
     await run(bin('attw'), [tarball, '--entrypoints', 'clanstream/browser', '--ignore-rules', 'cjs-resolves-to-esm']);
   }, SLOW_MS);
 
+  it('ships the browser files of clanstream/production, production.js within its budget, loading the library from ./clanstream.js', () => {
+    const browser = join(workspace, 'node_modules/clanstream/dist/browser');
+    const file = readFileSync(join(browser, 'production.js'));
+    expect(gzipSync(file, { level: 9 }).byteLength).toBeLessThanOrEqual(PRODUCTION_FILE_BUDGET_BYTES);
+    expect(readdirSync(browser)).toEqual(expect.arrayContaining(['clanstream.js', 'production.js', 'production-sdk-2.8.33.js']));
+    expect(file.toString('utf8').startsWith('import{') || file.toString('utf8').includes("from'./clanstream.js'")).toBe(true);
+  });
+
   it('stays within the size budget', () => {
     expect(packedSizes.size).toBeGreaterThan(0);
     expect(packedSizes.size).toBeLessThanOrEqual(BUDGET.packedBytes);
@@ -106,11 +116,11 @@ describe('the packed package, installed from its tarball', () => {
   }, SLOW_MS);
 
   it.each([
-    ['node10', { type: 'commonjs' }, { module: 'commonjs', moduleResolution: 'node10' }, ['bot.ts', 'browser.ts']],
-    ['node16 (ESM)', { type: 'module' }, { module: 'node16', moduleResolution: 'node16' }, ['bot.ts', 'browser.ts']],
+    ['node10', { type: 'commonjs' }, { module: 'commonjs', moduleResolution: 'node10' }, ['bot.ts', 'browser.ts', 'production.ts']],
+    ['node16 (ESM)', { type: 'module' }, { module: 'node16', moduleResolution: 'node16' }, ['bot.ts', 'browser.ts', 'production.ts']],
     // The browser bundle is an ES module only: a CommonJS file does not import it.
-    ['node16 (CommonJS)', { type: 'commonjs' }, { module: 'node16', moduleResolution: 'node16' }, ['bot.ts']],
-    ['bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, ['bot.ts', 'browser.ts']],
+    ['node16 (CommonJS)', { type: 'commonjs' }, { module: 'node16', moduleResolution: 'node16' }, ['bot.ts', 'production.ts']],
+    ['bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, ['bot.ts', 'browser.ts', 'production.ts']],
   ])('type-checks every entry point under moduleResolution %s', async (name, packageJson, options, files) => {
     const dir = project(`types-${name.replace(/\W/g, '')}`, packageJson, Object.fromEntries(files.map((file) => [file, file])));
     tsconfig(dir, options, files);

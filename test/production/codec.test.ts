@@ -225,5 +225,5 @@ describe('pushes without a clanstream event, and other dialects', () => {
 });
 
 function fromC(bytes: Uint8Array): { cid: number; message: { case: string | undefined; value?: unknown } } {
-  return fromBinary(C.EnvelopeSchema, bytes) as unknown as { cid: number; message: { case: string | undefined; value?: unknown } };
+  return fromBinary(C.EnvelopeSchema, bytes);
 }

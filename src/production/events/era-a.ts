@@ -50,6 +50,10 @@ export function eraAToEraB<T>(message: T): T {
   const wrapped = WRAPPED_ZERO[String(record.$typeName)];
   if (wrapped) for (const [key, zero] of Object.entries(wrapped)) if (record[key] === undefined) record[key] = zero;
   if ('createTimeSecond' in record && !record.createTimeSeconds) record.createTimeSeconds = record.createTimeSecond;
+  // A hashtag names its channel `channelid` in sdk-2.8.33's content, `channelId` later (as clanstream has it).
+  if (record.$typeName === 'sdk_2_8_33.ChannelMessage' && typeof record.content === 'string' && record.content.includes('"channelid"')) {
+    record.content = record.content.replace(/"channelid"(\s*:)/g, '"channelId"$1');
+  }
   // Notification content is text in sdk-2.8.33, bytes later.
   if (record.$typeName === 'sdk_2_8_33.Notification' && typeof record.content === 'string') record.content = new TextEncoder().encode(record.content);
   return message;

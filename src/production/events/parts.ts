@@ -31,7 +31,7 @@ function rows(part: string | Uint8Array, schema: DescMessage, what: string, prob
   if (typeof part !== 'string' && !JSON_FIRST.has(part[0]!)) {
     if (part[0] === LIST_TAG) {
       const items = listItems(part, schema);
-      if (items) return items as unknown as Row[];
+      if (items) return items;
     }
     problems.push(`${what} are neither JSON nor a protobuf list`);
     return [];

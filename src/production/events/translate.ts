@@ -104,7 +104,7 @@ export function contentOf(text: string): ChannelMessageContent {
   if (text === '') return {};
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as ChannelMessageContent;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed;
   } catch {
     // Not JSON: the text itself.
   }

@@ -72,7 +72,7 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     if (answer instanceof Uint8Array) {
       const decoded = decodeMessage(schema, answer, `the answer of ${route}`);
       if (decoded instanceof ProtocolError) throw decoded;
-      return decoded as unknown as Row;
+      return decoded;
     }
     // A server answering JSON (its names snake_case) is read as well.
     if (typeof answer === 'object' && answer !== null) return answer as Row;

@@ -1,4 +1,4 @@
-import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
+import type { DescMessage } from '@bufbuild/protobuf';
 import { ProtocolError, ValidationError, type ClanstreamEvent, type CodecContext, type GatewayErrorPayload, type ServerFrame, type SocketCodec, type WireFrame } from '../core.js';
 import { eventOfCase, isPushCase, translatePush, type PushMessages, type TranslateContext } from '../events/translate.js';
 import { encodeApiRequest } from '../wire/api-request.js';
@@ -14,7 +14,7 @@ import { WireCids } from './wire-cids.js';
 /** A frame that stops the connection for good (a server speaking another dialect). */
 type FatalFrame = Extract<ServerFrame, { kind: 'fatal' }>;
 
-const ENTRY_OF_DIALECTS = Object.entries(ENTRY_OF) as Array<[string, string]>;
+const ENTRY_OF_DIALECTS = Object.entries<string>(ENTRY_OF);
 
 /** One request waiting for its answer(s). */
 interface Waiting {
@@ -138,7 +138,7 @@ export class ProductionCodec implements SocketCodec {
   private envelope(wire: number, c: EnvelopeCase): Uint8Array | ValidationError {
     const { dialect } = this.options;
     const cid = dialect.cid === 'int32' ? wire : String(wire);
-    return encodeEnvelope(dialect, { cid, message: { case: c.case, value: c.value } } as unknown as MessageInitShape<DescMessage>);
+    return encodeEnvelope(dialect, { cid, message: { case: c.case, value: c.value } });
   }
 
   // ---------------- reading ----------------
@@ -213,7 +213,7 @@ export class ProductionCodec implements SocketCodec {
     const schema = RPC_METHODS['sdk-2.8.44'][waiting.frames.call.method].answer;
     const decoded = body.length === 0 ? undefined : decodeMessage(schema, body, `the answer to ${waiting.frames.call.method}`);
     if (decoded instanceof ProtocolError) return this.failed(wire, { code: 'internal', message: decoded.message });
-    return this.answered(wire, waiting, replyOf(waiting.op, waiting.payload, { case: 'channelMessageAck', value: decoded as Record<string, unknown> | undefined }));
+    return this.answered(wire, waiting, replyOf(waiting.op, waiting.payload, { case: 'channelMessageAck', value: decoded }));
   }
 
   /** One answer of a request: its reply once every envelope it sent was answered. */

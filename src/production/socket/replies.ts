@@ -1,10 +1,8 @@
 import {
   TypeMessage,
   type ChannelMessageAck,
-  type ChannelStreamMode,
   type GatewayErrorCode,
   type GatewayErrorPayload,
-  type MessageReactionAck,
   type MessageWriteBase,
 } from '../core.js';
 import { picked } from '../events/fields.js';
@@ -40,8 +38,8 @@ export function writeAck(request: MessageWriteBase & { message_id?: string }, va
     channel_id: request.channel_id,
     ...(picked(v, 'message_id channel_id') as { message_id?: string }),
     clan_id: request.clan_id,
-    mode: (request.mode ?? num(v.mode)) as ChannelStreamMode,
-    code: (typeof v.code === 'number' ? v.code : code) as TypeMessage,
+    mode: (request.mode ?? num(v.mode)),
+    code: (typeof v.code === 'number' ? v.code : code),
     create_time_seconds: num(v.createTimeSeconds),
     update_time_seconds: num(v.updateTimeSeconds),
     persistent: typeof persistent === 'boolean' ? persistent : code !== TypeMessage.Ephemeral,
@@ -89,7 +87,7 @@ export function replyOf(op: string, payload: unknown, answer: Answer): Reply {
     case 'message_reaction': {
       // The echo's fields, else the request's.
       const ack = { ...picked(p, 'message_id channel_id emoji_id emoji'), ...picked(v, 'message_id channel_id emoji_id emoji'), count: num(v.count), action_delete: typeof v.action === 'boolean' ? v.action : p.action_delete === true };
-      return { op: 'message_reaction_ack', payload: ack as MessageReactionAck };
+      return { op: 'message_reaction_ack', payload: ack };
     }
     default: {
       const code = WRITE_CODE[op];

@@ -8,6 +8,7 @@ import { EnvelopeSchema as Sdk2844Envelope } from '../schema/sdk-2.8.44_pb.js';
  * that introduced it: `sdk-2.8.33` (ids and `cid` as strings), `sdk-2.8.37`
  * (int64 ids), `sdk-2.8.44` (int32 `cid`, raw answer frames). docs/DIALECTS.md
  * describes each.
+ * @beta
  */
 export type DialectName = 'sdk-2.8.33' | 'sdk-2.8.37' | 'sdk-2.8.44';
 

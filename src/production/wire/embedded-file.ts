@@ -33,7 +33,7 @@ const ONEOF: Table = { fields: { 1: ['name', 's'] }, defaults: { name: '' } };
 const ENUM_VALUE: Table = { fields: { 1: ['name', 's'], 2: ['number', 'i'] }, defaults: { name: '', number: 0 } };
 const ENUM: Table = { fields: { 1: ['name', 's'], 2: ['value', ENUM_VALUE, true] }, defaults: { name: '', visibility: 0 } };
 const MESSAGE: Table = {
-  fields: {} as Record<number, readonly [string, Kind, boolean?]>,
+  fields: {},
   defaults: { name: '', visibility: 0 },
 };
 Object.assign(MESSAGE.fields, { 1: ['name', 's'], 2: ['field', FIELD, true], 3: ['nestedType', MESSAGE, true], 4: ['enumType', ENUM, true], 6: ['extension', FIELD, true], 7: ['options', MESSAGE_OPTIONS], 8: ['oneofDecl', ONEOF, true] });

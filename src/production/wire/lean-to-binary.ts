@@ -17,6 +17,9 @@ type Message = Record<string, unknown> & { $unknown?: Array<{ no: number; wireTy
 
 const sorted = new WeakMap<DescMessage, DescField[]>();
 
+/** `FeatureSet.FieldPresence.IMPLICIT` (proto3's plain fields): the enum lives in protobuf-es's descriptor.proto module, kept out of the browser file. */
+const IMPLICIT_PRESENCE = 2;
+
 function wireTypeOf(scalar: ScalarType): WireType {
   switch (scalar) {
     case ScalarType.STRING:
@@ -85,7 +88,7 @@ function writeMessage(w: BinaryWriter, desc: DescMessage, message: Message): voi
       if (oneof.case !== field.localName) continue;
       value = oneof.value;
     } else if (value === undefined) continue;
-    writeField(w, field, value, field.oneof !== undefined || field.presence !== 2);
+    writeField(w, field, value, field.oneof !== undefined || (field.presence as number) !== IMPLICIT_PRESENCE);
   }
   for (const { no, wireType, data } of message.$unknown ?? []) w.tag(no, wireType).raw(data);
 }

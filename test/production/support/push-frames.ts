@@ -51,13 +51,12 @@ function carry(json: JsonObject, schema: DescMessage): JsonObject {
 
 /** The push of `type` in `name`'s wire; `extra` sets fields only a later era has (JSON names). */
 export function pushFrame<K extends Events>(name: DialectName, type: K, payload: EventPayloadMap[K], extra: JsonObject = {}): Uint8Array {
-  // The emulator's era-A push (an initialiser of that era's message), then carried over to `name`'s schema.
-  const init = translate(type, payload, NO_WORLD, SERVED_DIALECTS['sdk-2.8.33']);
-  const message = { case: init.case, value: create(caseSchema(SDK_2_8_33, init.case), init.value as never) };
+  const message = translate(type, payload, NO_WORLD, SERVED_DIALECTS['sdk-2.8.33']) as { case: string; value: unknown };
   if (name === 'sdk-2.8.33') return toBinary(SDK_2_8_33.envelope, create(SDK_2_8_33.envelope, { message } as never));
   const d = dialect(name);
-  const json = toJson(caseSchema(SDK_2_8_33, message.case), message.value as never, { useProtoFieldName: true }) as JsonObject;
+  const aSchema = caseSchema(SDK_2_8_33, message.case);
+  const json = toJson(aSchema, create(aSchema, message.value as never), { useProtoFieldName: true }) as JsonObject;
   const schema = caseSchema(d, message.case);
   const value = fromJson(schema, { ...carry(json, schema), ...extra });
-  return toBinary(d.envelope, create(d.envelope, { message: { case: message.case, value } } as never));
+  return toBinary(d.envelope, create(d.envelope, { message: { case: message.case, value } }));
 }

@@ -1,21 +1,26 @@
 /**
- * A ServiceClient speaking the production protocol in dialect sdk-2.8.33,
+ * A ServiceClient speaking the production protocol in every dialect,
  * end to end against the emulator's production front end (compat): login,
  * caches before listeners, the fresh session's clan joins (the DM space "0"
  * among them), every write op acknowledged and stored, a reconnect as a fresh
  * session and a resync, a write lost in a drop settled `unknown` and never
  * resent, the token prover asked with the session's id_token and `mezon`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClosedError, type ChannelMessage, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
 import { production } from '../../src/production/sdk-2.8.33/index.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { until } from '../helpers/client.js';
 
-const protocol = () => production({ dialect: 'sdk-2.8.33', restIntervalMs: 0 });
+type Dialect = 'sdk-2.8.33' | 'sdk-2.8.37' | 'sdk-2.8.44';
+let dialect: Dialect = 'sdk-2.8.33';
+const protocol = () => production({ dialect, restIntervalMs: 0 });
 
-describe('production protocol, dialect sdk-2.8.33, against the emulator', () => {
+describe.each(['sdk-2.8.33', 'sdk-2.8.37', 'sdk-2.8.44'] as const)('production protocol, dialect %s, against the emulator', (name) => {
   let world: TestWorld | undefined;
+  beforeEach(() => {
+    dialect = name;
+  });
   afterEach(async () => {
     world?.emu.resume();
     await world?.close();
@@ -35,9 +40,11 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
   it('logs in over production REST and socket, and joins every clan and the DM space "0"', async () => {
     const { w, client } = await start();
     expect(client.clientId).toBe(w.bot.id);
-    expect(sent(w, 'clan_join').map((b) => b.clan_id)).toEqual(expect.arrayContaining([w.clan!.id, '0']));
+    // The DM space "0" is an int64 zero from sdk-2.8.37 on: nothing of it travels.
+    expect(sent(w, 'clan_join').map((b) => b.clan_id ?? '0')).toEqual(expect.arrayContaining([w.clan!.id, '0']));
     // The login went to production's route, and the socket to its URL.
-    expect(w.emu.wire.entries().some((e) => e.transport === 'http' && e.path?.startsWith('/v2/clandesc?'))).toBe(true);
+    const listed = name === 'sdk-2.8.33' ? '/v2/clandesc?' : '/mezon.api.Mezon/ListClanDescs';
+    expect(w.emu.wire.entries().some((e) => e.transport === 'http' && e.path?.startsWith(listed))).toBe(true);
     expect(w.emu.wire.entries().some((e) => e.transport === 'ws' && e.op === 'connect' && (e.body as { format?: string }).format === 'protobuf')).toBe(true);
     expect(client.clans.has(w.clan!.id)).toBe(true);
   });
@@ -74,12 +81,21 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
     expect(w.emu.messages(general).some((m) => m.message_id === sentMessage.message_id)).toBe(false);
   });
 
-  it('sends an ephemeral message to two users as two envelopes and settles once both are answered', async () => {
+  it('sends an ephemeral message to two users (one envelope each before sdk-2.8.44) and settles once all are answered', async () => {
     const { w, client, general } = await start();
     const channel = client.channels.get(general)!;
     const ack = await channel.sendEphemeral([w.accounts.alice!.id, w.accounts.bob!.id], 'psst');
     expect(ack.channel_id).toBe(general);
-    expect(sent(w, 'ephemeral_message_send').map((b) => b.receiver_id)).toEqual([w.accounts.alice!.id, w.accounts.bob!.id]);
+    const bodies = sent(w, 'ephemeral_message_send');
+    const receivers = (b: Record<string, unknown>) => (b.receiver_ids as string[] | undefined) ?? [b.receiver_id as string];
+    if (name === 'sdk-2.8.44') {
+      // The channel was not joined: "must join channel", then the join and the same envelope once more.
+      expect(bodies.map(receivers)).toEqual([
+        [w.accounts.alice!.id, w.accounts.bob!.id],
+        [w.accounts.alice!.id, w.accounts.bob!.id],
+      ]);
+      expect(sent(w, 'channel_join')).toHaveLength(1);
+    } else expect(bodies.map(receivers)).toEqual([[w.accounts.alice!.id], [w.accounts.bob!.id]]);
   });
 
   it('a reconnect is a fresh session: clans and "0" joined again, and resync announced', async () => {
@@ -90,7 +106,7 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
     w.emu.dropConnections();
     await until(() => events.some((e) => e.type === 'resync'), 'the resync');
     expect(events.find((e) => e.type === 'reconnected')).toMatchObject({ resumed: false });
-    expect(sent(w, 'clan_join').slice(joinsBefore).map((b) => b.clan_id)).toEqual(expect.arrayContaining([w.clan!.id, '0']));
+    expect(sent(w, 'clan_join').slice(joinsBefore).map((b) => b.clan_id ?? '0')).toEqual(expect.arrayContaining([w.clan!.id, '0']));
   });
 
   it('a write sent and lost with its socket settles with outcome unknown and is never sent again', async () => {
@@ -107,6 +123,9 @@ describe('production protocol, dialect sdk-2.8.33, against the emulator', () => 
 });
 
 describe('production protocol, sdk-2.8.33: a refused socket token', () => {
+  beforeEach(() => {
+    dialect = 'sdk-2.8.33';
+  });
   let world: TestWorld | undefined;
   afterEach(async () => {
     await world?.close();
