@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import type { SchedulerLike } from 'rxjs';
 import type { EventEntry } from './event-entry.js';
 import type { ScaleKeys } from './keys.js';
@@ -6,7 +6,7 @@ import { pause } from './streams.js';
 
 /** Settings of {@link ChannelOrder}. */
 export interface ChannelOrderOptions {
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   readonly keys: ScaleKeys;
   /** Longest wait for an earlier event of the channel. */
   readonly waitMs: number;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { PlatformApi } from '../api/platform-api.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
@@ -19,7 +19,7 @@ import { describe } from './streams.js';
 
 /** Settings of the {@link CommandClient}. */
 export interface CommandClientOptions {
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   readonly keys: ScaleKeys;
   readonly consumer: string;
   readonly commandsMaxLen: number;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import type { SchedulerLike } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ApiError } from '../errors/api-error.js';
@@ -17,9 +17,9 @@ import { autoClaim, describe, ensureGroup, pause, readGroup, type StreamEntries 
 
 /** Settings of the {@link CommandExecutor}. */
 export interface CommandExecutorOptions {
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   /** A connection of its own for the blocking read. */
-  readonly reader: Redis;
+  readonly reader: ScaleRedis;
   readonly keys: ScaleKeys;
   readonly group: string;
   readonly gatewayId: string;

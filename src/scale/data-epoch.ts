@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { describe } from './streams.js';
@@ -16,7 +16,7 @@ export class DataEpoch {
   private known: string | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: ScaleRedis,
     private readonly key: string,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { decodeEventEntry, fieldsOf, type EventEntry } from './event-entry.js';
@@ -53,7 +53,7 @@ function letterOf(id: string, flat: readonly unknown[]): DeadLetter {
  */
 export class DeadLetters {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: ScaleRedis,
     private readonly keys: ScaleKeys,
   ) {}
 

@@ -20,6 +20,10 @@ export const SCALE_DEFAULTS = {
   maxBuffered: 50_000,
   /** Events per publish call (one Lua script run). */
   publishBatch: 512,
+  /** Replicas that must hold each published batch of events before the gateway counts it published (Redis WAIT): set 1 or more on a Redis with replicas, so a fail-over loses no event. 0: no wait. */
+  waitReplicas: 0,
+  /** How long a published batch waits for `waitReplicas`; fewer by then is reported on `errors$` and publishing goes on. */
+  waitReplicasMs: 1_000,
   /** The gateway writes a snapshot of its caches every this many events (and after every sync). */
   snapshotEvery: 5_000,
   /** How long a command's result is kept to answer a repeat of it (same idempotency key). */

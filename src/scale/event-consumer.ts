@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
@@ -12,9 +12,9 @@ import { autoClaim, deliveryCounts, describe, ensureGroup, pause, readGroup, typ
 
 /** Settings of the {@link EventConsumer}. */
 export interface EventConsumerOptions {
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   /** A connection of its own: the read blocks. */
-  readonly reader: Redis;
+  readonly reader: ScaleRedis;
   readonly keys: ScaleKeys;
   readonly group: string;
   readonly consumer: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { duplicateConnection, type ScaleRedis } from './redis-client.js';
 import { asyncScheduler, BehaviorSubject, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ClientConfigDto } from '../client/config.js';
 import { ErrorReporter } from '../client/error-reporter.js';
@@ -25,7 +25,7 @@ import { describe, ensureGroup, pause } from './streams.js';
 /** Settings of {@link publishGateway}; every number has its default in {@link SCALE_DEFAULTS}. */
 export interface GatewayOptions {
   /** A connection to Redis (ioredis). The gateway opens one more of its own (`duplicate()`) for blocking reads. */
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   /** The bot's client settings; the gateway makes its ServiceClient from them (resuming a session when it takes over). */
   readonly config: ClientConfigDto;
   /** Names this gateway in the lease and the commands group (default: random). */
@@ -37,6 +37,16 @@ export interface GatewayOptions {
   /** Events held while Redis is unavailable before the gateway stops reading the platform until Redis is back. */
   readonly maxBuffered?: number;
   readonly publishBatch?: number;
+  /**
+   * Replicas that must hold each published batch before it counts as
+   * published (Redis WAIT). Set it on a Redis Cluster or a replicated Redis:
+   * a master that dies before its replica has the batch fails the publish,
+   * and the batch is published again on the promoted replica, so a fail-over
+   * loses no event. Default 0 (no wait).
+   */
+  readonly waitReplicas?: number;
+  /** How long a batch waits for `waitReplicas`; fewer by then is reported on `errors$` (once per stretch) and publishing goes on. */
+  readonly waitReplicasMs?: number;
   readonly snapshotEvery?: number;
   readonly doneTtlMs?: number;
   readonly resultsMaxLen?: number;
@@ -95,7 +105,7 @@ export class ScaleGateway {
   private readonly scheduler: SchedulerLike;
   private readonly logger: Logger;
   private readonly reporter: ErrorReporter;
-  private readonly reader: Redis;
+  private readonly reader: ScaleRedis;
   private readonly epoch: DataEpoch;
   private readonly group: string;
   private current: ServiceClient | undefined;
@@ -135,7 +145,7 @@ export class ScaleGateway {
       lost: () => this.afterLoss(),
       report: (error) => this.report(error),
     });
-    this.reader = options.redis.duplicate();
+    this.reader = duplicateConnection(options.redis);
     this.reader.on('error', () => {});
   }
 
@@ -279,7 +289,11 @@ export class ScaleGateway {
       publishBatch: this.settings.publishBatch,
       maxBuffered: this.settings.maxBuffered,
       retryMs: this.settings.retryMs,
+      waitReplicas: this.settings.waitReplicas,
+      waitReplicasMs: this.settings.waitReplicasMs,
       scheduler: this.scheduler,
+      onUnreplicated: (replicas) =>
+        this.report(new ConnectionError(`published events are held by ${replicas} of the ${this.settings.waitReplicas} replicas asked for (waitReplicas) after ${this.settings.waitReplicasMs} ms: a fail-over of their master now would lose them`, { fatal: false })),
       onUnavailable: (error, buffered) => this.report(new ConnectionError(`Redis does not take events (${describe(error)}); ${buffered} buffered, up to ${this.settings.maxBuffered}`, { fatal: false, cause: error })),
       onRecovered: () => this.logger.info('Redis takes events again; publishing the backlog'),
       onOverflow: (buffered) => void this.enqueue(() => this.suspend(buffered)),
@@ -424,11 +438,16 @@ export class ScaleGateway {
 /** The numeric settings the caller gave. */
 function definedNumbers(options: GatewayOptions): Partial<ScaleNumbers> {
   const out: Record<string, number> = {};
-  for (const key of ['leaseMs', 'standbyPollMs', 'maxLen', 'maxBuffered', 'publishBatch', 'snapshotEvery', 'doneTtlMs', 'resultsMaxLen', 'blockMs', 'retryMs', 'startTimeoutMs', 'maxCommandBytes', 'maxResultBytes'] as const) {
+  for (const key of ['leaseMs', 'standbyPollMs', 'maxLen', 'maxBuffered', 'publishBatch', 'snapshotEvery', 'doneTtlMs', 'resultsMaxLen', 'blockMs', 'retryMs', 'startTimeoutMs', 'maxCommandBytes', 'maxResultBytes', 'waitReplicasMs'] as const) {
     const value = options[key];
     if (value === undefined) continue;
     if (!(typeof value === 'number' && value > 0)) throw new ValidationError([{ path: key, message: 'must be a positive number', code: 'invalid' }], 'gateway options');
     out[key] = value;
+  }
+  // 0 turns the wait off.
+  if (options.waitReplicas !== undefined) {
+    if (!Number.isInteger(options.waitReplicas) || options.waitReplicas < 0) throw new ValidationError([{ path: 'waitReplicas', message: 'must be a whole number, 0 or more', code: 'invalid' }], 'gateway options');
+    out.waitReplicas = options.waitReplicas;
   }
   return out;
 }

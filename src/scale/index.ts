@@ -14,6 +14,7 @@ export { scaleKeys, type ScaleKeys } from './keys.js';
 export { SCALE_DEFAULTS } from './defaults.js';
 export { REMOTE_API_METHODS, type RemoteApiMethod, type CommandKind } from './commands.js';
 export type { EventEntry } from './event-entry.js';
+export type { ScaleRedis } from './redis-client.js';
 export type { PublisherStats } from './publisher.js';
 export type { ExecutorStats, SharedRateLimit } from './command-executor.js';
 export type { ConsumerStats } from './event-consumer.js';

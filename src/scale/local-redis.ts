@@ -28,7 +28,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Whether a Redis server answers PING on the port (a plain RESP exchange: no client library needed). */
-function answersPing(port: number): Promise<boolean> {
+export function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     let reply = '';

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ClanstreamEvent } from '../events/payloads.js';
 import { channelOf } from './event-entry.js';
@@ -7,7 +7,7 @@ import { PUBLISH } from './scripts.js';
 
 /** Settings of the {@link EventPublisher}. */
 export interface PublisherOptions {
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   readonly keys: ScaleKeys;
   readonly gatewayId: string;
   /** The lease time: a lease that lapsed and nobody took is taken again for this long. */
@@ -19,6 +19,10 @@ export interface PublisherOptions {
   /** Events held while Redis does not take them; past it `onOverflow` runs (once per outage). */
   readonly maxBuffered: number;
   readonly retryMs: number;
+  /** Replicas that must hold a batch before it counts as published (Redis WAIT); 0: no wait. */
+  readonly waitReplicas: number;
+  /** How long a batch waits for them. */
+  readonly waitReplicasMs: number;
   readonly scheduler: SchedulerLike;
   /** Redis refused or failed a batch (it is kept and tried again); `buffered` events wait. */
   readonly onUnavailable: (error: unknown, buffered: number) => void;
@@ -26,6 +30,8 @@ export interface PublisherOptions {
   readonly onRecovered: () => void;
   /** More than `maxBuffered` events wait. */
   readonly onOverflow: (buffered: number) => void;
+  /** Fewer than `waitReplicas` replicas acknowledged a published batch within `waitReplicasMs` (once per stretch of such batches). */
+  readonly onUnreplicated: (replicas: number) => void;
   /** Another gateway holds the lease: nothing more is published. */
   readonly onLeaseLost: () => void;
   /** The epoch in Redis is not this gateway's: Redis lost the bot's data. The batch is tried again after `retryMs`. */
@@ -63,6 +69,7 @@ export class EventPublisher {
   private inFlight = false;
   private failing = false;
   private overflowed = false;
+  private unreplicated = false;
   private stopped = false;
   private retry: Subscription | undefined;
   private readonly idle: Array<() => void> = [];
@@ -128,10 +135,26 @@ export class EventPublisher {
     }
     this.inFlight = true;
     const { keys } = this.options;
-    PUBLISH.run(this.options.redis, [keys.events, keys.resume, keys.lease, keys.channelSeq, keys.snapshot, keys.stats, keys.epoch], args).then(
+    this.run([keys.events, keys.resume, keys.lease, keys.channelSeq, keys.snapshot, keys.stats, keys.epoch], args).then(
       (reply) => this.published(batch.length, events, reply),
       (error: unknown) => this.failed(error),
     );
+  }
+
+  /**
+   * One publish call. With `waitReplicas`, the batch counts as published only
+   * once the WAIT after it answered: a master that dies first fails the call,
+   * and the batch is published again where its replica took over (the script
+   * skips what reached the replica). Fewer replicas than asked within the
+   * wait (none left after a fail-over) is reported, and publishing goes on.
+   */
+  private async run(keys: string[], args: string[]): Promise<unknown> {
+    const { redis, waitReplicas, waitReplicasMs } = this.options;
+    if (waitReplicas <= 0) return PUBLISH.run(redis, keys, args);
+    const { reply, replicas } = await PUBLISH.runReplicated(redis, keys, args, waitReplicas, waitReplicasMs);
+    if (replicas < waitReplicas && !this.unreplicated) this.options.onUnreplicated(replicas);
+    this.unreplicated = replicas < waitReplicas;
+    return reply;
   }
 
   private published(items: number, events: number, reply: unknown): void {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { ConnectionError } from '../errors/connection-error.js';
 import { describe } from './streams.js';
@@ -10,7 +10,7 @@ import { describe } from './streams.js';
  * ConnectionError that says what the client last reported, and a step that
  * fails rejects the same way. `what` names the start ("worker w1 could not connect").
  */
-export function withinStartTimeout<T>(what: string, redis: Redis, timeoutMs: number, scheduler: SchedulerLike, work: () => Promise<T>): Promise<T> {
+export function withinStartTimeout<T>(what: string, redis: ScaleRedis, timeoutMs: number, scheduler: SchedulerLike, work: () => Promise<T>): Promise<T> {
   let lastError: string | undefined;
   const noteError = (error: unknown) => (lastError = describe(error));
   redis.on('error', noteError);

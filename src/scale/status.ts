@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import { SCALE_DEFAULTS } from './defaults.js';
 import { scaleKeys } from './keys.js';
 
@@ -46,7 +46,7 @@ function record(flat: unknown): Record<string, unknown> {
   return out;
 }
 
-async function groupsOf(redis: Redis, key: string): Promise<GroupStatus[]> {
+async function groupsOf(redis: ScaleRedis, key: string): Promise<GroupStatus[]> {
   let groups: unknown[];
   try {
     groups = (await redis.call('XINFO', 'GROUPS', key)) as unknown[];
@@ -67,7 +67,7 @@ async function groupsOf(redis: Redis, key: string): Promise<GroupStatus[]> {
 }
 
 /** Reads the scale-out state of a bot from Redis (read only). */
-export async function scaleStatus(redis: Redis, botId: string): Promise<ScaleStatus> {
+export async function scaleStatus(redis: ScaleRedis, botId: string): Promise<ScaleStatus> {
   const keys = scaleKeys(botId);
   const [holder, ttlMs, resume, snapshotId, eventsLength, commandsLength, deadLetters, counters] = await Promise.all([
     redis.get(keys.lease),

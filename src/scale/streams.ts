@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import { firstValueFrom, timer, type SchedulerLike } from 'rxjs';
 
 /** Entries as Redis returns them: id, and the flat field list (null for an id whose entry was trimmed). */
@@ -25,7 +25,7 @@ export function streamsOf(reply: unknown): Map<string, StreamEntries> {
 }
 
 /** Creates a consumer group that starts at the beginning of the stream (creating the stream); an existing group is kept. Resolves true when it created one. */
-export async function ensureGroup(redis: Redis, key: string, group: string): Promise<boolean> {
+export async function ensureGroup(redis: ScaleRedis, key: string, group: string): Promise<boolean> {
   try {
     await redis.call('XGROUP', 'CREATE', key, group, '0', 'MKSTREAM');
     return true;
@@ -36,7 +36,7 @@ export async function ensureGroup(redis: Redis, key: string, group: string): Pro
 }
 
 /** XREADGROUP on one stream: `id` is `>` for new entries, `0` for this consumer's own pending ones. */
-export async function readGroup(redis: Redis, options: { key: string; group: string; consumer: string; id: string; count: number; blockMs?: number }): Promise<StreamEntries> {
+export async function readGroup(redis: ScaleRedis, options: { key: string; group: string; consumer: string; id: string; count: number; blockMs?: number }): Promise<StreamEntries> {
   const block = options.blockMs === undefined ? [] : ['BLOCK', options.blockMs];
   const reply = await redis.call('XREADGROUP', 'GROUP', options.group, options.consumer, 'COUNT', options.count, ...block, 'STREAMS', options.key, options.id);
   return streamsOf(reply).get(options.key) ?? [];
@@ -44,7 +44,7 @@ export async function readGroup(redis: Redis, options: { key: string; group: str
 
 /** XAUTOCLAIM: entries idle at least `minIdleMs` move to `consumer` (their delivery count goes up). */
 export async function autoClaim(
-  redis: Redis,
+  redis: ScaleRedis,
   options: { key: string; group: string; consumer: string; minIdleMs: number; start: string; count: number },
 ): Promise<{ next: string; entries: StreamEntries; deleted: string[] }> {
   const reply = (await redis.call('XAUTOCLAIM', options.key, options.group, options.consumer, options.minIdleMs, options.start, 'COUNT', options.count)) as [string, StreamEntries, string[]?];
@@ -52,7 +52,7 @@ export async function autoClaim(
 }
 
 /** How many times each pending entry was delivered (XPENDING, extended form), for the given ids. */
-export async function deliveryCounts(redis: Redis, key: string, group: string, ids: readonly string[]): Promise<Map<string, number>> {
+export async function deliveryCounts(redis: ScaleRedis, key: string, group: string, ids: readonly string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (ids.length === 0) return counts;
   const pipeline = redis.pipeline();

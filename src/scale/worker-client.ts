@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { duplicateConnection, type ScaleRedis } from './redis-client.js';
 import { asyncScheduler, BehaviorSubject, type Observable, type SchedulerLike } from 'rxjs';
 import { CachedSurface } from '../client/cached-surface.js';
 import { ErrorReporter } from '../client/error-reporter.js';
@@ -34,7 +34,7 @@ import { WorkerFeed } from './worker-feed.js';
 /** Settings of {@link WorkerClient.connect}; every number has its default in {@link SCALE_DEFAULTS}. */
 export interface WorkerOptions {
   /** A connection to Redis (ioredis). The worker opens two more of its own (`duplicate()`) for blocking reads. */
-  readonly redis: Redis;
+  readonly redis: ScaleRedis;
   /** The bot whose events this worker handles. */
   readonly botId: string;
   /** This worker's name in the consumer group: stable across restarts, so a restarted worker takes back what it left. */
@@ -136,7 +136,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
   private readonly commands: CommandClient;
   private readonly feed: WorkerFeed;
   private readonly consumerLoop: EventConsumer;
-  private readonly readers: Redis[];
+  private readonly readers: ScaleRedis[];
   private readonly logger: Logger;
   private readonly reporter: ErrorReporter;
   private readonly epoch: DataEpoch;
@@ -196,7 +196,7 @@ export class WorkerClient extends CachedSurface implements BotSurface {
     );
     // Only its paged listings are used: the caches come from the gateway, not from a sync of their own.
     const sync = new StateSync(() => api, this.store, this.runtime, () => this.clientId, messageStore);
-    this.readers = [options.redis.duplicate(), options.redis.duplicate()];
+    this.readers = [duplicateConnection(options.redis), duplicateConnection(options.redis)];
     for (const reader of this.readers) reader.on('error', () => {});
     this.feed = new WorkerFeed({
       reader: this.readers[0]!,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ScaleRedis } from './redis-client.js';
 import type { SchedulerLike } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
@@ -15,8 +15,8 @@ import { describe, pause, streamsOf, type StreamEntries } from './streams.js';
 /** Settings of the {@link WorkerFeed}. */
 export interface WorkerFeedOptions {
   /** A connection of its own: the read blocks. */
-  readonly reader: Redis;
-  readonly redis: Redis;
+  readonly reader: ScaleRedis;
+  readonly redis: ScaleRedis;
   readonly keys: ScaleKeys;
   readonly consumer: string;
   /** Whether the worker keeps caches (reads every event and the snapshots); without, only results are read. */

@@ -7,26 +7,20 @@ import type { ScaleStatus } from '../../src/scale/index.js';
 import { until } from '../helpers/client.js';
 import { deadPort } from '../client/support.js';
 import { runRedisTests } from '../support/redis-server.js';
-import { startProgram } from '../scale/processes.js';
-import { ScaleTracker } from '../scale/support.js';
+import { clanstreamCli as cli } from '../scale/processes.js';
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS, ScaleTracker } from '../scale/support.js';
 
 const t = new ScaleTracker();
 afterEach(() => t.cleanup());
 
-async function cli(...args: string[]): Promise<{ code: number | null; output: string }> {
-  const program = startProgram('clanstream', 'src/cli/bin.ts', {}, args);
-  const code = await program.exit();
-  return { code, output: program.output };
-}
-
-describe.skipIf(!runRedisTests)('clanstream scale status', () => {
+describe.skipIf(!runRedisTests)('clanstream scale status', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('prints the lease holder, the counters, the groups with their consumers, and the dead letters; --json gives the same as data', async () => {
     const w = await t.world();
     await t.gateway(w, { gatewayId: 'gateway-a' });
     const worker = await t.worker(w, 'worker-1');
     worker.onChannelMessage(() => {});
     w.emu.as(w.alice.id).send(w.general, 'hello');
-    await until(() => worker.stats().acked === 1, 'the acknowledgement', 10_000);
+    await until(() => worker.stats().acked === 1, 'the acknowledgement', LOADED_WAIT_MS);
 
     const text = await cli('scale', 'status', '--bot', w.bot.botId, '--redis', w.redis.url);
     expect(text.code).toBe(0);
@@ -46,12 +40,16 @@ describe.skipIf(!runRedisTests)('clanstream scale status', () => {
     expect(status.events.groups.map((g) => g.name)).toEqual(['handlers']);
   });
 
-  it('an unreachable Redis is exit 1 without the password; a missing --bot is a usage error (exit 2)', async () => {
+  it('an unreachable Redis (one URL or a list of cluster nodes) is exit 1 without the password; a missing --bot is a usage error (exit 2)', async () => {
     const port = await deadPort();
     const failed = await cli('scale', 'status', '--bot', 'b1', '--redis', `redis://user:s3cret-pass@127.0.0.1:${port}`);
     expect(failed.code).toBe(1);
     expect(failed.output).toContain('clanstream scale: reading redis://user:***@127.0.0.1');
     expect(failed.output).not.toContain('s3cret-pass');
+    const cluster = await cli('scale', 'status', '--bot', 'b1', '--redis', `redis://user:s3cret-pass@127.0.0.1:${port},redis://127.0.0.1:${await deadPort()}`);
+    expect(cluster.code).toBe(1);
+    expect(cluster.output).toContain('clanstream scale: reading redis://user:***@127.0.0.1');
+    expect(cluster.output).not.toContain('s3cret-pass');
     const usage = await cli('scale', 'status');
     expect(usage.code).toBe(2);
     expect(usage.output).toContain('--bot is required');

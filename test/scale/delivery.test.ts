@@ -11,7 +11,7 @@ import type { ChannelMessage } from '../../src/index.js';
 import { scaleStatus } from '../../src/scale/index.js';
 import { until } from '../helpers/client.js';
 import { runRedisTests } from '../support/redis-server.js';
-import { ScaleTracker, type ScaleWorld } from './support.js';
+import { LOADED_TEST_TIMEOUT_MS, LOADED_WAIT_MS, ScaleTracker, type ScaleWorld } from './support.js';
 
 const t = new ScaleTracker();
 afterEach(() => t.cleanup());
@@ -19,7 +19,7 @@ afterEach(() => t.cleanup());
 const fromAlice = (w: ScaleWorld) => (m: ChannelMessage) => m.sender_id === w.alice.id;
 const stored = (w: ScaleWorld, text: string) => w.emu.messages(w.general).filter((m) => m.content.t === text).length;
 
-describe.skipIf(!runRedisTests)('scale-out delivery', () => {
+describe.skipIf(!runRedisTests)('scale-out delivery', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('a handler that fails after replying is retried; the retry carries the same key, so the reply is stored once', async () => {
     const w = await t.world();
     await t.gateway(w);
@@ -32,7 +32,7 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
       if (runs === 1) throw new Error('crashed after the reply');
     });
     w.emu.as(w.alice.id).send(w.general, 'question');
-    await until(() => runs === 2 && worker.stats().acked >= 2, 'the retry and the acknowledgement', 15_000);
+    await until(() => runs === 2 && worker.stats().acked >= 2, 'the retry and the acknowledgement', LOADED_WAIT_MS);
     expect(stored(w, 'answer to question')).toBe(1);
     expect(worker.stats()).toMatchObject({ failed: 1, deadLettered: 0 });
     expect(worker.stats().redelivered).toBeGreaterThanOrEqual(1);
@@ -57,7 +57,7 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
     alice.send(w.general, 'before');
     alice.send(w.general, 'poison');
     alice.send(w.general, 'after');
-    await until(() => worker.stats().deadLettered === 1, 'the dead letter', 20_000);
+    await until(() => worker.stats().deadLettered === 1, 'the dead letter', LOADED_WAIT_MS);
     expect(poisonRuns).toBe(3);
     expect(handled).toEqual(['before', 'after']);
     const letters = await worker.deadLetters.list();
@@ -74,7 +74,7 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
 
     cured = true;
     await worker.deadLetters.redrive(letter!.id);
-    await until(() => handled.includes('poison'), 'the re-driven event', 10_000);
+    await until(() => handled.includes('poison'), 'the re-driven event', LOADED_WAIT_MS);
     expect(await worker.deadLetters.count()).toBe(0);
   });
 
@@ -98,7 +98,7 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
     two.onChannelMessage(handler('two'));
     const alice = w.emu.as(w.alice.id);
     for (let i = 0; i < 30; i += 1) alice.send(w.general, String(i));
-    await until(() => log.length === 30, 'every message handled', 20_000);
+    await until(() => log.length === 30, 'every message handled', LOADED_WAIT_MS);
     expect(log.map((entry) => Number(entry.split('@')[0]))).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(overlapped).toBe(false);
     // Both workers took part: the order held across processes' worth of consumers, not by one doing everything.
@@ -114,13 +114,13 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
     });
     const alice = w.emu.as(w.alice.id);
     for (let i = 0; i < 5; i += 1) alice.send(w.general, `a${i}`);
-    await until(() => stored(w, 're a4') === 1, 'the first answers', 10_000);
+    await until(() => stored(w, 're a4') === 1, 'the first answers', LOADED_WAIT_MS);
     await w.redis.kill();
     // While Redis is down the gateway keeps the events it receives.
     for (let i = 0; i < 5; i += 1) alice.send(w.general, `b${i}`);
-    await until(() => (gateway.stats().publisher.buffered ?? 0) >= 5, 'the gateway buffering', 10_000);
+    await until(() => (gateway.stats().publisher.buffered ?? 0) >= 5, 'the gateway buffering', LOADED_WAIT_MS);
     await w.redis.restart();
-    await until(() => [0, 1, 2, 3, 4].every((i) => stored(w, `re b${i}`) === 1), 'the answers after the restart', 20_000);
+    await until(() => [0, 1, 2, 3, 4].every((i) => stored(w, `re b${i}`) === 1), 'the answers after the restart', LOADED_WAIT_MS);
     for (let i = 0; i < 5; i += 1) {
       expect(stored(w, `re a${i}`)).toBe(1);
       expect(stored(w, `re b${i}`)).toBe(1);
@@ -138,16 +138,22 @@ describe.skipIf(!runRedisTests)('scale-out delivery', () => {
     }
     const alice = w.emu.as(w.alice.id);
     for (let i = 0; i < 30; i += 1) alice.send(w.general, `job ${i}`);
-    // The platform stores each answer before its acknowledgement reaches the gateway's outbox: wait for both.
-    await until(() => w.emu.messages(w.general).filter((m) => m.content.t?.startsWith('done ')).length === 30 && gateway.client?.outbox.current.sent === 30, 'every answer, acknowledged', 20_000);
+    const acked = () => workers.map((worker) => worker.stats().acked).reduce((a, b) => a + b, 0);
+    // The platform stores each answer before its acknowledgement reaches the gateway's outbox, and a worker
+    // acknowledges its event only after the answer's result came back: wait for all three.
+    await until(
+      () => w.emu.messages(w.general).filter((m) => m.content.t?.startsWith('done ')).length === 30 && gateway.client?.outbox.current.sent === 30 && acked() >= 30,
+      'every answer, acknowledged by the platform and by the workers',
+      LOADED_WAIT_MS,
+    );
     expect(w.emu.sessions(w.bot.botId).filter((s) => s.connected)).toHaveLength(1);
     expect(w.emu.wire.frames('channel_message_send')).toHaveLength(30);
     expect(gateway.client!.outbox.current.sent).toBe(30);
-    expect(workers.map((worker) => worker.stats().acked).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(30);
+    expect(acked()).toBeGreaterThanOrEqual(30);
   });
 });
 
-describe.skipIf(!runRedisTests)('a rate limit shared in Redis', () => {
+describe.skipIf(!runRedisTests)('a rate limit shared in Redis', { timeout: LOADED_TEST_TIMEOUT_MS }, () => {
   it('gateways of two bots given the same key take their actions from one bucket, and every action is still carried out', async () => {
     const w = await t.world();
     const other = w.emu.createBot({ username: 'otherbot' });
@@ -163,7 +169,7 @@ describe.skipIf(!runRedisTests)('a rate limit shared in Redis', () => {
     }
     const alice = w.emu.as(w.alice.id);
     for (let i = 0; i < 4; i += 1) alice.send(w.general, `n${i}`);
-    await until(() => w.emu.messages(w.general).filter((m) => m.content.t?.includes(' got ')).length === 8, 'both bots answering everything', 20_000);
+    await until(() => w.emu.messages(w.general).filter((m) => m.content.t?.includes(' got ')).length === 8, 'both bots answering everything', LOADED_WAIT_MS);
     expect(first.stats().commands.throttled + second.stats().commands.throttled).toBeGreaterThan(0);
     expect(await t.client(w).hget(shared.key, 'at')).not.toBeNull();
     for (const name of ['first-worker', 'second-worker']) {

@@ -63,3 +63,10 @@ export function startProgram(name: string, file: string, env: Record<string, str
   const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Program(name, child);
 }
+
+/** Runs the `clanstream` command (src/cli/bin.ts) to its end: its exit code and everything it printed. */
+export async function clanstreamCli(...args: string[]): Promise<{ code: number | null; output: string }> {
+  const program = startProgram('clanstream', 'src/cli/bin.ts', {}, args);
+  const code = await program.exit();
+  return { code, output: program.output };
+}

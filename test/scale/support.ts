@@ -15,6 +15,15 @@ export const FAST_CLIENT: Partial<ClientConfigDto> = { reconnect: { baseMs: 10, 
 export const FAST_WORKER = { claimIdleMs: 1_000, claimIntervalMs: 200, blockMs: 200, retryMs: 50 } as const;
 export const FAST_GATEWAY = { leaseMs: 1_500, standbyPollMs: 100, blockMs: 200, retryMs: 50 } as const;
 
+/**
+ * Deadline of a wait in the scale-out suites, and the timeout of a test that
+ * makes such waits. A wait ends as soon as its condition holds, so a deadline
+ * sized for a loaded 2-core machine (several suites, redis-servers and child
+ * processes at once) costs nothing when the machine is quiet.
+ */
+export const LOADED_WAIT_MS = 90_000;
+export const LOADED_TEST_TIMEOUT_MS = 3 * LOADED_WAIT_MS;
+
 /** An emulator with a bot in a clan owned by alice, and a redis-server. */
 export interface ScaleWorld {
   emu: Emulator;
