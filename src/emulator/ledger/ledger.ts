@@ -188,7 +188,7 @@ export class Ledger {
   }
 
   /** A transfer made inside the emulator (test API): no signature, same bookkeeping and events. */
-  transferInternal(fromUserId: string, toUserId: string, units: bigint, note: string, extra: Record<string, unknown>): AddTxResult & { record?: TransactionRecord } {
+  transferInternal(fromUserId: string, toUserId: string, units: bigint, note: string, extraInfo: string): AddTxResult & { record?: TransactionRecord } {
     const sender = this.addressOf(fromUserId);
     const recipient = this.addressOf(toUserId);
     if (units <= 0n) return { ok: false, tx_hash: '', error: 'amount must be greater than zero' };
@@ -202,12 +202,12 @@ export class Ledger {
       timestamp: Date.now(),
       text_data: note,
       nonce: account.nonce + 1,
-      extra_info: JSON.stringify(extra),
+      extra_info: extraInfo,
       zk_proof: '',
       zk_pub: '',
     };
     const hash = txHash(tx);
-    const record = this.apply(tx, hash, extra);
+    const record = this.apply(tx, hash, parseExtra(extraInfo));
     return { ok: true, tx_hash: hash, error: '', record };
   }
 }

@@ -125,10 +125,17 @@ export class MiniPlatform {
   }
 
   private answer(socket: WebSocket, index: number, bytes: Uint8Array): void {
-    const envelope =
-      this.dialect === 'sdk-2.8.44'
-        ? (fromBinary(C.EnvelopeSchema, bytes) as unknown as { cid: number; message: { case: string; value: Record<string, unknown> } })
-        : (fromBinary(B.EnvelopeSchema, bytes) as unknown as { cid: string; message: { case: string; value: Record<string, unknown> } });
+    let envelope: { cid: number | string; message: { case: string; value: Record<string, unknown> } };
+    try {
+      envelope =
+        this.dialect === 'sdk-2.8.44'
+          ? (fromBinary(C.EnvelopeSchema, bytes) as unknown as { cid: number; message: { case: string; value: Record<string, unknown> } })
+          : (fromBinary(B.EnvelopeSchema, bytes) as unknown as { cid: string; message: { case: string; value: Record<string, unknown> } });
+    } catch {
+      // A frame of another dialect that does not decode in this one (a client pinned to another release): unanswered.
+      this.requests.push({ socket: index, case: 'undecodable', value: {} });
+      return;
+    }
     const cid = Number(envelope.cid);
     const { message } = envelope;
     this.requests.push({ socket: index, case: message.case, value: message.value });
