@@ -150,8 +150,12 @@ function headerLength(length: number): number {
   return length < 126 ? 2 : length < 65_536 ? 4 : 10;
 }
 
-function writeHeader(target: Buffer, offset: number, length: number): number {
-  target[offset] = 0x81; // FIN, text
+/** RFC 6455 first header byte: FIN with the text or the binary opcode. */
+const FIN_TEXT = 0x81;
+const FIN_BINARY = 0x82;
+
+function writeHeader(target: Buffer, offset: number, length: number, first = FIN_TEXT): number {
+  target[offset] = first;
   if (length < 126) {
     target[offset + 1] = length;
     return offset + 2;
@@ -221,5 +225,21 @@ export function encodeTextFrames(texts: readonly string[], sizes?: Uint32Array, 
     offset += encoded.write(texts[i]!, offset, 'utf8');
     ends[i] = offset;
   }
+  return { encoded, ends };
+}
+
+/** Encodes payloads as back-to-back server-to-client WebSocket binary frames. */
+export function encodeBinaryFrames(payloads: readonly Uint8Array[]): { encoded: Buffer; ends: Uint32Array } {
+  let length = 0;
+  for (const payload of payloads) length += headerLength(payload.length) + payload.length;
+  const encoded = Buffer.allocUnsafe(length);
+  const ends = new Uint32Array(payloads.length);
+  let offset = 0;
+  payloads.forEach((payload, i) => {
+    offset = writeHeader(encoded, offset, payload.length, FIN_BINARY);
+    encoded.set(payload, offset);
+    offset += payload.length;
+    ends[i] = offset;
+  });
   return { encoded, ends };
 }

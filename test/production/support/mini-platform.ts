@@ -11,6 +11,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { create, fromBinary, toBinary, type DescMessage } from '@bufbuild/protobuf';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import * as B from '../../../src/production/schema/sdk-2.8.37_pb.js';
@@ -37,6 +38,8 @@ export class MiniPlatform {
   readonly urls: string[] = [];
   readonly rpcs: string[] = [];
   readonly requests: SocketRequest[] = [];
+  /** The TCP socket under each WebSocket, in connection order (a benchmark writes pre-encoded frames to it). */
+  readonly rawSockets: Duplex[] = [];
   /** Refuse the next channel message send with "must join channel" (SDK 2.8.49). */
   mustJoinOnce = false;
   /** Answer with this dialect's frames instead (a server of another release). */
@@ -53,6 +56,7 @@ export class MiniPlatform {
   ) {
     this.speaks = dialect;
     http.on('request', (req, res) => this.rest(req, res));
+    http.on('upgrade', (_req: IncomingMessage, socket: Duplex) => this.rawSockets.push(socket));
     wss.on('connection', (socket, req) => {
       const index = this.sockets.length;
       this.sockets.push(socket);
