@@ -1,5 +1,33 @@
 import { idList, idText } from './ids.js';
 
+const camelCase = (snake: string): string => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** One field of a spec: its snake_case key, the schema's camelCase name, its trailing mark ("" for none). */
+interface SpecEntry {
+  key: string;
+  camel: string;
+  mark: string;
+}
+
+/** Specs are a fixed set of literals, read for every event: each is parsed once, per set of marks. */
+const parsedSpecs = new Map<string, Map<string, readonly SpecEntry[]>>();
+
+function parsedSpec(spec: string, marks: string): readonly SpecEntry[] {
+  let ofMarks = parsedSpecs.get(marks);
+  if (ofMarks === undefined) parsedSpecs.set(marks, (ofMarks = new Map()));
+  let entries = ofMarks.get(spec);
+  if (entries === undefined) {
+    entries = spec.split(' ').map((entry) => {
+      const last = entry.at(-1) ?? '';
+      const mark = marks.includes(last) ? last : '';
+      const key = mark === '' ? entry : entry.slice(0, -1);
+      return { key, camel: camelCase(key), mark };
+    });
+    ofMarks.set(spec, entries);
+  }
+  return entries;
+}
+
 /** A value as text: a string as it is, a number or bigint written out. */
 export const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : undefined);
 
@@ -13,11 +41,9 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v =
 export function fields(m: object, spec: string): Record<string, unknown> {
   const source = m as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const entry of spec.split(' ')) {
-    const kind = entry.at(-1);
-    const key = kind === '*' || kind === '+' ? entry.slice(0, -1) : entry;
-    const value = source[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
-    out[key] = kind === '*' ? idText(value as string) : kind === '+' ? idList(value as string[]) : Array.isArray(value) ? [...(value as unknown[])] : value;
+  for (const { key, camel, mark } of parsedSpec(spec, '*+')) {
+    const value = source[camel];
+    out[key] = mark === '*' ? idText(value as string) : mark === '+' ? idList(value as string[]) : Array.isArray(value) ? [...(value as unknown[])] : value;
   }
   return out;
 }
@@ -25,7 +51,7 @@ export function fields(m: object, spec: string): Record<string, unknown> {
 /** Reads a row whose keys may be snake_case (JSON) or camelCase (a decoded protobuf item). */
 export function field(row: Record<string, unknown>, snake: string): unknown {
   if (snake in row) return row[snake];
-  return row[snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+  return row[camelCase(snake)];
 }
 
 /**
@@ -35,10 +61,8 @@ export function field(row: Record<string, unknown>, snake: string): unknown {
  */
 export function picked(row: Record<string, unknown>, spec: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const entry of spec.split(' ')) {
-    const mark = entry.at(-1);
-    const key = mark === '!' || mark === '#' ? entry.slice(0, -1) : entry;
-    const value = field(row, key);
+  for (const { key, camel, mark } of parsedSpec(spec, '!#')) {
+    const value = key in row ? row[key] : row[camel];
     const given = asText(value);
     if (typeof value === 'number' && Number.isFinite(value)) {
       if (value !== 0 || mark === '#') out[key] = value;
@@ -59,6 +83,6 @@ export function picked(row: Record<string, unknown>, spec: string): Record<strin
 export function wire(source: object, keys: string): Record<string, unknown> {
   const from = source as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of keys.split(' ')) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = from[key];
+  for (const { key, camel } of parsedSpec(keys, '')) out[camel] = from[key];
   return out;
 }
