@@ -88,8 +88,13 @@ interface CaseEvents {
 export type EventOfCase<C extends PushCase> = CaseEvents[C];
 
 /** A push case's event name. */
+/** Case names are a fixed set, read for every push: each is converted once. */
+const eventNames = new Map<string, string>();
+
 export function eventOfCase<C extends PushCase>(pushCase: C): EventOfCase<C> {
-  return pushCase.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as EventOfCase<C>;
+  let name = eventNames.get(pushCase);
+  if (name === undefined) eventNames.set(pushCase, (name = pushCase.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return name as EventOfCase<C>;
 }
 
 export function isPushCase(name: string | undefined): name is PushCase {
