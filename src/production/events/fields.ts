@@ -14,7 +14,7 @@ const parsedSpecs = new Map<string, Map<string, readonly SpecEntry[]>>();
 
 function parsedSpec(spec: string, marks: string): readonly SpecEntry[] {
   let ofMarks = parsedSpecs.get(marks);
-  if (ofMarks === undefined) parsedSpecs.set(marks, (ofMarks = new Map()));
+  if (ofMarks === undefined) parsedSpecs.set(marks, (ofMarks = new Map<string, readonly SpecEntry[]>()));
   let entries = ofMarks.get(spec);
   if (entries === undefined) {
     entries = spec.split(' ').map((entry) => {
