@@ -260,6 +260,7 @@ export class HttpRequester {
     return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
   }
 
+  /** {@link HttpRequester.request$} as a promise. */
   request<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
     return lastValueFrom(this.request$<T>(spec, target));
   }
