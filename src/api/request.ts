@@ -1,4 +1,4 @@
-import { defer, from, lastValueFrom, map, Observable, retry, throwError, timeout, timer, finalize, type SchedulerLike } from 'rxjs';
+import { catchError, defer, from, lastValueFrom, map, Observable, retry, throwError, timeout, timer, finalize, type SchedulerLike } from 'rxjs';
 import type { DebugSink } from '../debug/records.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
@@ -227,26 +227,40 @@ export class HttpRequester {
   }
 
   private retried$<T>(spec: RequestSpec, target: () => RequestTarget): Observable<T> {
-    const { scheduler, retries } = this.options;
-    return defer(() => this.attempt<T>(spec, target())).pipe(
-      retry({
-        count: retries,
-        delay: (error: unknown, attempt: number) => {
-          if (!(error instanceof ApiError)) return throwError(() => error);
-          if (error.status === 429) {
-            const wait = error.retryAfterMs ?? backoffDelay(attempt - 1, this.options, this.options.random);
-            if (wait > this.options.maxRetryAfterMs) return throwError(() => error);
-            this.options.debug?.({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'http', route: spec.route, waitMs: wait });
-            return timer(wait, scheduler);
-          }
-          // No answer, or a server error: worth another try. A refused redirect or an oversized answer would only repeat.
-          const transient = error.code === 'network_error' || error.code === 'timeout' || (error.status >= 500 && error.code !== 'answer_too_large');
-          return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
-        },
-      }),
-    );
+    const { retries } = this.options;
+    return defer(() => {
+      // An attempt that got no answer may have been applied: when a later one is refused without being
+      // processed (429, 5xx), the request's outcome is still unknown, so the caller gets the no-answer error.
+      let unanswered: ApiError | undefined;
+      return defer(() => this.attempt<T>(spec, target())).pipe(
+        retry({
+          count: retries,
+          delay: (error: unknown, attempt: number) => {
+            if (error instanceof ApiError && (error.code === 'network_error' || error.code === 'timeout')) unanswered ??= error;
+            return this.retryDelay$(spec, error, attempt);
+          },
+        }),
+        catchError((error: unknown) => throwError(() => (unanswered && error instanceof ApiError && (error.status === 429 || error.status >= 500) ? unanswered : error))),
+      );
+    });
   }
 
+  /** The wait before another attempt after `error`, or the error itself when the request must not be tried again. */
+  private retryDelay$(spec: RequestSpec, error: unknown, attempt: number): Observable<unknown> {
+    const { scheduler } = this.options;
+    if (!(error instanceof ApiError)) return throwError(() => error);
+    if (error.status === 429) {
+      const wait = error.retryAfterMs ?? backoffDelay(attempt - 1, this.options, this.options.random);
+      if (wait > this.options.maxRetryAfterMs) return throwError(() => error);
+      this.options.debug?.({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'http', route: spec.route, waitMs: wait });
+      return timer(wait, scheduler);
+    }
+    // No answer, or a server error: worth another try. A refused redirect or an oversized answer would only repeat.
+    const transient = error.code === 'network_error' || error.code === 'timeout' || (error.status >= 500 && error.code !== 'answer_too_large');
+    return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
+  }
+
+  /** {@link HttpRequester.request$} as a promise. */
   request<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
     return lastValueFrom(this.request$<T>(spec, target));
   }

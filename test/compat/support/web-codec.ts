@@ -29,7 +29,7 @@ export interface WebCodec {
 }
 
 /** Stands in for the browser's WebSocket while the adapter runs: records what it sends, hands it what it receives. */
-class StandInWebSocket {
+export class StandInWebSocket {
   static readonly OPEN = 1;
   static last: StandInWebSocket | undefined;
   readonly readyState = StandInWebSocket.OPEN;
@@ -48,10 +48,18 @@ class StandInWebSocket {
   close(): void {}
 }
 
-export function loadWebCodec(): WebCodec {
-  const exports = createRequire(join(compatDir, 'package.json'))('mezon-js-protobuf') as Record<string, unknown> & {
-    WebSocketAdapterPb: new () => { connect(...args: unknown[]): void; send(message: unknown): void; onMessage: ((message: Record<string, unknown>) => void) | null };
-  };
+/** The socket adapter of mezon-js-protobuf, as the web client opens it. */
+export interface WebSocketAdapter {
+  connect(...args: unknown[]): void;
+  send(message: unknown): void;
+  onMessage: ((message: Record<string, unknown>) => void) | null;
+}
+
+const requireCompat = () => createRequire(join(compatDir, 'package.json'));
+
+/** The adapter opened on a stand-in WebSocket, and that stand-in (which holds the bytes the adapter sends). */
+export function openWebAdapter(): { adapter: WebSocketAdapter; socket: StandInWebSocket } {
+  const exports = requireCompat()('mezon-js-protobuf') as { WebSocketAdapterPb: new () => WebSocketAdapter };
   const globals = globalThis as { WebSocket?: unknown };
   const original = globals.WebSocket;
   globals.WebSocket = StandInWebSocket;
@@ -61,7 +69,12 @@ export function loadWebCodec(): WebCodec {
   } finally {
     globals.WebSocket = original;
   }
-  const socket = StandInWebSocket.last!;
+  return { adapter, socket: StandInWebSocket.last! };
+}
+
+export function loadWebCodec(): WebCodec {
+  const exports = requireCompat()('mezon-js-protobuf') as Record<string, unknown>;
+  const { adapter, socket } = openWebAdapter();
   let received: Record<string, unknown> | undefined;
   adapter.onMessage = (message) => {
     received = message;
