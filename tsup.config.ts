@@ -17,13 +17,28 @@ export default defineConfig([
       production: 'src/production/index.ts',
       // The same with the oldest dialect, sdk-2.8.33, which the main entry leaves out (its schema weighs on browsers).
       'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
+      // The command-line tool (bin/clanstream.mjs loads dist/cli.js): built here so it shares the library's
+      // chunks instead of carrying a copy of the library and the emulator of its own.
+      cli: 'src/cli/main.ts',
     },
     format: ['esm', 'cjs'],
     // Shared chunks in the CommonJS build too, so the emulator and testing entries do not each carry a copy of the library.
     splitting: true,
     // `@internal` declarations (hooks of the package's own clients, the writing half of the state's
     // collections) stay out of the published declarations: api/*.api.md lists what remains.
-    dts: { compilerOptions: { stripInternal: true } },
+    // The CLI has no declarations: only the package's entries do.
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        emulator: 'src/emulator/index.ts',
+        testing: 'src/testing/index.ts',
+        'compat-preload': 'src/compat-preload/index.ts',
+        scale: 'src/scale/index.ts',
+        production: 'src/production/index.ts',
+        'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
+      },
+      compilerOptions: { stripInternal: true },
+    },
     sourcemap: true,
     // Configs build at the same time: keep dist/browser, which the configs below write meanwhile.
     clean: ['!browser/**'],
@@ -31,17 +46,6 @@ export default defineConfig([
     treeshake: true,
     // The emulator builds the web console from source with esbuild only when it runs from
     // source (see src/emulator/console/assets.ts); the built emulator serves dist/browser.
-    external: ['esbuild'],
-  },
-  {
-    // The command-line tool: Node only, ESM only, no declarations.
-    entry: { cli: 'src/cli/main.ts' },
-    format: ['esm'],
-    dts: false,
-    sourcemap: true,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
     external: ['esbuild'],
   },
   {

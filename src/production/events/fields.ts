@@ -9,13 +9,12 @@ interface SpecEntry {
   mark: string;
 }
 
-/** Specs are a fixed set of literals, read for every event: each is parsed once, per set of marks. */
-const parsedSpecs = new Map<string, Map<string, readonly SpecEntry[]>>();
+/** Specs are a fixed set of literals, read for every event: each is parsed once per set of marks. */
+const parsedSpecs = new Map<string, readonly SpecEntry[]>();
 
 function parsedSpec(spec: string, marks: string): readonly SpecEntry[] {
-  let ofMarks = parsedSpecs.get(marks);
-  if (ofMarks === undefined) parsedSpecs.set(marks, (ofMarks = new Map<string, readonly SpecEntry[]>()));
-  let entries = ofMarks.get(spec);
+  const id = `${marks}|${spec}`;
+  let entries = parsedSpecs.get(id);
   if (entries === undefined) {
     entries = spec.split(' ').map((entry) => {
       const last = entry.at(-1) ?? '';
@@ -23,7 +22,7 @@ function parsedSpec(spec: string, marks: string): readonly SpecEntry[] {
       const key = mark === '' ? entry : entry.slice(0, -1);
       return { key, camel: camelCase(key), mark };
     });
-    ofMarks.set(spec, entries);
+    parsedSpecs.set(id, entries);
   }
   return entries;
 }
