@@ -1,22 +1,27 @@
 import { defineConfig } from 'tsup';
 import { coreAsBrowserBundle } from './scripts/lib/core-as-browser-bundle.mjs';
 
+/** The package's entries (the CLI is built beside them, without declarations). */
+const LIBRARY_ENTRIES = {
+  index: 'src/index.ts',
+  emulator: 'src/emulator/index.ts',
+  testing: 'src/testing/index.ts',
+  // Preloaded into a bot's process (`node --import clanstream/compat-preload`): it changes the process's fetch.
+  'compat-preload': 'src/compat-preload/index.ts',
+  // Node only, and never part of the browser bundle; ioredis stays external (an optional peer dependency).
+  scale: 'src/scale/index.ts',
+  // The platform's production protocol: its schemas and protobuf runtime stay out of the core entry.
+  production: 'src/production/index.ts',
+  // The same with the oldest dialect, sdk-2.8.33, which the main entry leaves out (its schema weighs on browsers).
+  'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
+};
+
 export default defineConfig([
   {
     // The library and its Node-only companions. `clanstream` itself must stay
     // browser-safe; ESLint (eslint.config.js) keeps Node built-ins and the Node-only areas out of its reach.
     entry: {
-      index: 'src/index.ts',
-      emulator: 'src/emulator/index.ts',
-      testing: 'src/testing/index.ts',
-      // Preloaded into a bot's process (`node --import clanstream/compat-preload`): it changes the process's fetch.
-      'compat-preload': 'src/compat-preload/index.ts',
-      // Node only, and never part of the browser bundle; ioredis stays external (an optional peer dependency).
-      scale: 'src/scale/index.ts',
-      // The platform's production protocol: its schemas and protobuf runtime stay out of the core entry.
-      production: 'src/production/index.ts',
-      // The same with the oldest dialect, sdk-2.8.33, which the main entry leaves out (its schema weighs on browsers).
-      'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
+      ...LIBRARY_ENTRIES,
       // The command-line tool (bin/clanstream.mjs loads dist/cli.js): built here so it shares the library's
       // chunks instead of carrying a copy of the library and the emulator of its own.
       cli: 'src/cli/main.ts',
@@ -28,15 +33,7 @@ export default defineConfig([
     // collections) stay out of the published declarations: api/*.api.md lists what remains.
     // The CLI has no declarations: only the package's entries do.
     dts: {
-      entry: {
-        index: 'src/index.ts',
-        emulator: 'src/emulator/index.ts',
-        testing: 'src/testing/index.ts',
-        'compat-preload': 'src/compat-preload/index.ts',
-        scale: 'src/scale/index.ts',
-        production: 'src/production/index.ts',
-        'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
-      },
+      entry: LIBRARY_ENTRIES,
       compilerOptions: { stripInternal: true },
     },
     sourcemap: true,
