@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { DEFAULT_WORLD } from '../../src/emulator/index.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { BOT, CLAN, MiniPlatform } from '../production/support/mini-platform.js';
 
@@ -66,6 +67,16 @@ describe('clanstream doctor', () => {
     const stored = w.emu.messages(general).filter((m) => m.sender_id === w.bot.id);
     expect(stored).toHaveLength(1);
     expect(send.result).toContain(stored[0]!.message_id);
+  });
+
+  it('takes a key that begins with a dash after --token (one base64url key in 64 does)', async () => {
+    const key = '-dash-first-key-0123456789';
+    const w = (world = await createTestWorld({ seed: { ...DEFAULT_WORLD, bots: [{ ...DEFAULT_WORLD.bots![0]!, token: key }] } }));
+    expect(w.bot.token).toBe(key);
+    const { code, out } = await doctor(at(w));
+    expect(code).toBe(0);
+    expect(out).toContain('result: every step passed');
+    expect(out).not.toContain(key);
   });
 
   it.each(['sdk-2.8.33', 'sdk-2.8.37', 'sdk-2.8.44'] as const)('speaks production %s to the emulator with compat: true when asked, and joins the clans and the DM space', async (dialect) => {
