@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { BROWSER_BUILD } from '../../src/emulator/console/assets.js';
+import { BROWSER_BUILD } from '../../src/emulator/console/browser-build.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
