@@ -30,6 +30,7 @@ const BROWSER_FILE = {
   splitting: false,
   dts: false,
   clean: false,
+  esbuildPlugins: BROWSER_BUILD.plugins,
   esbuildOptions(options) {
     options.conditions = [...BROWSER_BUILD.conditions];
   },
@@ -86,7 +87,7 @@ export default defineConfig([
     treeshake: true,
     sourcemap: true,
     noExternal: [/.*/],
-    esbuildPlugins: [coreAsBrowserBundle()],
+    esbuildPlugins: [...BROWSER_FILE.esbuildPlugins, coreAsBrowserBundle()],
   },
   {
     // The emulator's web console script: loads the browser bundle above from `./clanstream.js`

@@ -31,7 +31,7 @@ export async function browserBundle(options: BundleOptions): Promise<{ code: Uin
     minify: options.minify,
     ...('file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { contents: options.entry.contents, resolveDir: ROOT, loader: 'ts' } }),
     external: options.external ?? [],
-    plugins: options.plugins ?? [],
+    plugins: [...BROWSER_BUILD.plugins, ...(options.plugins ?? [])],
     write: false,
     metafile: true,
     logLevel: 'silent',

@@ -1,27 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_BUILD } from '../../src/emulator/console/browser-build.js';
 import { nameErrorClass } from '../../src/errors/error-name.js';
 import { ClosedError, RateLimitError } from '../../src/index.js';
 import { MessageDeletedError } from '../../src/interactive/message-deleted-error.js';
-
-type Library = typeof import('../../src/index.js');
-
-/** The `clanstream` entry minified as dist/browser/clanstream.js is (names are not kept), loaded in Node. */
-async function minifiedLibrary(): Promise<Library> {
-  const dir = await mkdtemp(join(tmpdir(), 'clanstream-names-'));
-  try {
-    const file = join(dir, 'clanstream.mjs');
-    await build({ ...BROWSER_BUILD, entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))], outfile: file, logLevel: 'silent' });
-    return (await import(pathToFileURL(file).href)) as Library;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { minifiedLibrary } from '../helpers/minified-library.js';
 
 describe('error names', () => {
   it('every error class of the minified browser bundle keeps its name, and so do its errors', async () => {

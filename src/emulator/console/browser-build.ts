@@ -1,4 +1,5 @@
 import type { BuildOptions } from 'esbuild';
+import { shakeableNobleStatics } from './shakeable-noble-statics.js';
 
 /**
  * esbuild settings of the browser files (dist/browser): tsup.config.ts builds them with these, the
@@ -16,4 +17,5 @@ export const BROWSER_BUILD = {
   // rxjs's ES2015 build (its `es2015` export condition): native classes where its default ES5 build
   // goes through tslib's helpers. `module` is esbuild's default condition, which setting any replaces.
   conditions: ['es2015', 'module'],
+  plugins: [shakeableNobleStatics()],
 } satisfies BuildOptions;
