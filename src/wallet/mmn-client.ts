@@ -6,6 +6,7 @@ import type { ApiErrorCode } from '../model/api.js';
 import { JSON_RPC_ERRORS, type JsonRpcErrorObject, type MmnMethods, type NonceTag } from './jsonrpc.js';
 import type { TxMsg } from './transaction.js';
 import { nameErrorClass } from '../errors/error-name.js';
+import { isRecord } from '../validation/issues.js';
 
 type Method = keyof MmnMethods;
 type Params<M extends Method> = MmnMethods[M][0];
@@ -45,7 +46,6 @@ function apiCodeOf(rpcCode: number): ApiErrorCode {
   return 'bad_request';
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
   if (!isRecord(value)) return undefined;
