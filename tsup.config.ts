@@ -36,6 +36,20 @@ const BROWSER_FILE = {
   },
 } satisfies Options;
 
+/**
+ * The browser bundle (`clanstream/browser`): one self-contained, minified ES module.
+ * `platform: 'browser'` makes isomorphic-ws resolve to the browser's WebSocket; every dependency is
+ * bundled in (tsup leaves them external otherwise). bench/bundle.bench.ts builds this config to
+ * measure the file against the budget recorded in BENCHMARKS.md.
+ */
+export const CORE_BROWSER_FILE = {
+  ...BROWSER_FILE,
+  entry: { clanstream: 'src/index.ts' },
+  treeshake: true,
+  sourcemap: true,
+  noExternal: [/.*/],
+} satisfies Options;
+
 export default defineConfig([
   {
     // The library and its Node-only companions. `clanstream` itself must stay
@@ -65,17 +79,7 @@ export default defineConfig([
     // source (see src/emulator/console/assets.ts); the built emulator serves dist/browser.
     external: ['esbuild'],
   },
-  {
-    // The browser bundle (`clanstream/browser`): one self-contained, minified ES module.
-    // `platform: 'browser'` makes isomorphic-ws resolve to the browser's WebSocket and ofetch
-    // to its fetch build; every dependency is bundled in (tsup leaves them external otherwise).
-    // bench/bundle.bench.ts measures it against the budget recorded in BENCHMARKS.md.
-    ...BROWSER_FILE,
-    entry: { clanstream: 'src/index.ts' },
-    treeshake: true,
-    sourcemap: true,
-    noExternal: [/.*/],
-  },
+  CORE_BROWSER_FILE,
   {
     // `clanstream/production` for browsers: one minified ES module that loads the library from the
     // browser bundle beside it (`./clanstream.js`): everything it shares with the core (errors, events,
