@@ -18,6 +18,7 @@ const embeddedFile = resolve(production, 'wire', 'embedded-file.ts');
 const envelopeCodec = resolve(production, 'wire', 'envelope-codec.ts');
 const protobufDist = resolve(root, 'node_modules', '@bufbuild', 'protobuf', 'dist', 'esm');
 const leanProtobuf = resolve(production, 'wire', 'protobuf-lean.ts');
+const leanTextFormat = resolve(production, 'wire', 'text-format-lean.ts');
 
 /** The path of a relative import in TypeScript source (`./x.js` names `./x.ts`). */
 const sourceOf = (path, from) => resolve(from, path).replace(/\.js$/, '.ts');
@@ -38,6 +39,8 @@ export function coreAsBrowserBundle() {
         if (args.importer === embeddedFile) return { path: resolve(protobufDist, args.path === '@bufbuild/protobuf' ? 'registry.js' : 'wire/binary-encoding.js') };
         return undefined;
       });
+      // The registry parses proto2 field defaults with the text format; proto3 schemas have none (src/production/wire/text-format-lean.ts).
+      build.onResolve({ filter: /\/text-format\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]registry\.js$/.test(args.importer) ? { path: leanTextFormat } : undefined));
       build.onResolve({ filter: /codegenv2\/file\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/].*[\\/]wkt[\\/]/.test(args.importer) ? { path: embeddedFile } : undefined));
       // Their descriptors travel as strings of code points 0-255 instead of base64: a quarter less once gzipped.
       build.onLoad({ filter: /([\\/]src[\\/]production[\\/]schema[\\/][^\\/]+_pb\.ts|[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]wkt[\\/]google[\\/]protobuf[\\/]wrappers_pb\.js)$/ }, async (args) => {
