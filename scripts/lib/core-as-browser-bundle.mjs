@@ -18,7 +18,6 @@ const embeddedFile = resolve(production, 'wire', 'embedded-file.ts');
 const envelopeCodec = resolve(production, 'wire', 'envelope-codec.ts');
 const protobufDist = resolve(root, 'node_modules', '@bufbuild', 'protobuf', 'dist', 'esm');
 const leanProtobuf = resolve(production, 'wire', 'protobuf-lean.ts');
-const leanTextFormat = resolve(production, 'wire', 'text-format-lean.ts');
 
 /** The path of a relative import in TypeScript source (`./x.js` names `./x.ts`). */
 const sourceOf = (path, from) => resolve(from, path).replace(/\.js$/, '.ts');
@@ -33,14 +32,13 @@ export function coreAsBrowserBundle() {
       // …and write frames with a toBinary of a few lines (src/production/wire/lean-to-binary.ts).
       build.onResolve({ filter: /^@bufbuild\/protobuf(\/wire)?$/ }, (args) => {
         if (args.importer === envelopeCodec && args.path === '@bufbuild/protobuf') return { path: leanProtobuf };
-        // The descriptor reader runs while the schemas' modules load: it takes the registry and the wire reader
-        // from their own modules, whose imports lead back to no schema (the package's index would, through
-        // its JSON and well-known-type modules, and a schema would then load before the reader).
-        if (args.importer === embeddedFile) return { path: resolve(protobufDist, args.path === '@bufbuild/protobuf' ? 'registry.js' : 'wire/binary-encoding.js') };
+        // The descriptor reader runs while the schemas' modules load: it takes the wire reader from its own
+        // module, whose imports lead back to no schema (the package's index would, through its JSON and
+        // well-known-type modules, and a schema would then load before the reader). Its registry is its own
+        // (src/production/wire/lean-registry.ts).
+        if (args.importer === embeddedFile && args.path === '@bufbuild/protobuf/wire') return { path: resolve(protobufDist, 'wire/binary-encoding.js') };
         return undefined;
       });
-      // The registry parses proto2 field defaults with the text format; proto3 schemas have none (src/production/wire/text-format-lean.ts).
-      build.onResolve({ filter: /\/text-format\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]registry\.js$/.test(args.importer) ? { path: leanTextFormat } : undefined));
       build.onResolve({ filter: /codegenv2\/file\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/].*[\\/]wkt[\\/]/.test(args.importer) ? { path: embeddedFile } : undefined));
       // Their descriptors travel as strings of code points 0-255 instead of base64: a quarter less once gzipped.
       build.onLoad({ filter: /([\\/]src[\\/]production[\\/]schema[\\/][^\\/]+_pb\.ts|[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]wkt[\\/]google[\\/]protobuf[\\/]wrappers_pb\.js)$/ }, async (args) => {

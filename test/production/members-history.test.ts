@@ -108,9 +108,10 @@ describe.each(['sdk-2.8.33', 'sdk-2.8.37', 'sdk-2.8.44'] as const)('members and 
     const first = w.as('alice').send(general, 'before the bot looked', { mentions: [{ user_id: w.bot.id, s: 0, e: 6 }] });
     w.as('bob').send(general, 'later');
     const fetched = await client.channels.get(general)!.messages.fetch(first.message_id);
-    expect(said(fetched)).toEqual(said(await native.api.getMessage(general, first.message_id)));
+    expect(fetched).toMatchObject({ message_id: first.message_id, sender_id: w.accounts.alice!.id, content: { t: 'before the bot looked' } });
+    expect(said(await client.api.getMessage(general, first.message_id))).toEqual(said(await native.api.getMessage(general, first.message_id)));
     const history = asked(w, ROUTES[dialect].history);
-    expect(history).toHaveLength(1);
+    expect(history).toHaveLength(2);
     if (dialect !== 'sdk-2.8.33') expect(history[0]!.body).toMatchObject({ message_id: first.message_id, direction: 3, limit: 1 });
     const missing = await client.api.getMessage(general, '999999999').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ApiError);

@@ -52,6 +52,7 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
       { method: 'POST', route: 'POST /v2/apps/authenticate/refresh', path: '/v2/apps/authenticate/refresh', body: { refresh_token: refreshToken }, idempotent: true },
       JSON_BODY,
       this.baseUrl,
+      [refreshToken],
     );
   }
 

@@ -1,8 +1,7 @@
 import {
   ApiError,
-  HttpRequester,
   ProtocolError,
-  RestPacing,
+  SessionRequests,
   UnsupportedError,
   ValidationError,
   jsonOrText,
@@ -18,7 +17,6 @@ import {
   type ChannelMessage,
   type PlatformApiOptions,
   type RequestSpec,
-  type RequestTarget,
 } from '../core.js';
 import { memberOf, messageOf, type Row } from './reshape.js';
 
@@ -31,71 +29,47 @@ export interface ProductionRestOptions extends PlatformApiOptions {
 }
 
 /**
- * What both production REST sides share: the client's request layer
- * (timeouts, retries, 429, answer bounds, redirects, URL-naming errors) with
- * answers read as JSON when the server says JSON and as bytes otherwise, the
- * session's bearer token with one renewal on a 401, pacing, and the calls
- * production has no route for.
+ * What both production REST sides share: the library's session requests
+ * (its request layer, pacing, the bearer token renewed once on a 401) with
+ * answers read as JSON when the server says JSON and as bytes otherwise;
+ * members, history and lookups over the routes each side names, with the
+ * platform's refusals told apart; and the calls production has no route for.
  */
 export abstract class ProductionRest {
-  protected readonly requester: HttpRequester;
-  private readonly pacing: RestPacing | undefined;
-  private apiUrl: string | undefined;
+  private readonly http: SessionRequests;
   /** Operations the platform refused because it has no such route for this bot: not asked again. */
   private readonly refusals = new Map<string, UnsupportedError>();
-  #bearer: string | undefined;
-  #recovery: AuthRecovery | undefined;
 
   constructor(protected readonly options: ProductionRestOptions) {
     // A protobuf answer stays bytes; JSON (sdk-2.8.33's answers, and every dialect's errors) is parsed.
-    this.requester = new HttpRequester({ ...options, decode: (bytes, type) => (type !== null && /json|text/i.test(type) ? jsonOrText(bytes) : bytes) });
-    if (options.minIntervalMs) this.pacing = new RestPacing(options.minIntervalMs, options.scheduler);
+    this.http = new SessionRequests({ ...options, decode: (bytes, type) => (type !== null && /json|text/i.test(type) ? jsonOrText(bytes) : bytes) });
   }
 
   cancelAll(): void {
-    this.pacing?.cancelAll();
-    this.requester.cancelAll();
+    this.http.cancelAll();
   }
 
   useSession(session: { token: string; api_url?: string } | undefined): void {
-    this.#bearer = session?.token;
-    this.apiUrl = session?.api_url || undefined;
+    this.http.useSession(session);
   }
 
   onTokenExpired(recovery: AuthRecovery | undefined): void {
-    this.#recovery = recovery;
+    this.http.onTokenExpired(recovery);
   }
 
   /** Base URL of the session's requests (its `api_url`, else the login's). */
   protected get baseUrl(): string {
-    return (this.apiUrl ?? this.options.basePath).replace(/\/+$/, '');
+    return (this.http.apiUrl ?? this.options.basePath).replace(/\/+$/, '');
   }
 
-  /** Sends a request with no session (login, refresh), to `baseUrl` or the login's. */
-  protected plain<T>(spec: RequestSpec, headers: Record<string, string>, base = this.options.basePath): Promise<T> {
-    return this.send<T>(spec, () => ({ baseUrl: base.replace(/\/+$/, ''), headers, setting: '`host`' }));
+  /** Sends a request with no session (login, refresh), to `baseUrl` or the login's; `secrets` (a refresh token it carries) stay out of its errors. */
+  protected plain<T>(spec: RequestSpec, headers: Record<string, string>, base = this.options.basePath, secrets?: string[]): Promise<T> {
+    return this.http.send<T>(spec, () => ({ baseUrl: base.replace(/\/+$/, ''), headers, setting: '`host`', ...(secrets ? { secrets } : {}) }));
   }
 
   /** Sends a request with the session's token; a 401 renews the session once and tries again. */
-  protected async authed<T>(spec: RequestSpec, headers: Record<string, string> = {}, base?: () => string): Promise<T> {
-    let sentWith = this.#bearer;
-    const target = (): RequestTarget => {
-      sentWith = this.#bearer;
-      return { baseUrl: base ? base() : this.baseUrl, headers: { ...headers, ...(sentWith ? { authorization: `Bearer ${sentWith}` } : {}) } };
-    };
-    try {
-      return await this.send<T>(spec, target);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401 && this.#recovery)) throw error;
-      if (sentWith === this.#bearer && !(await this.#recovery())) throw error;
-      return this.send<T>(spec, target);
-    }
-  }
-
-  private async send<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
-    const turn = this.pacing?.turn(spec.route);
-    if (turn) await turn;
-    return this.requester.request<T>(spec, target);
+  protected authed<T>(spec: RequestSpec, headers: Record<string, string> = {}, base?: () => string): Promise<T> {
+    return this.http.authed<T>(spec, (authorization) => ({ baseUrl: base ? base() : this.baseUrl, headers: { ...headers, ...authorization } }));
   }
 
   protected unsupported(operation: string, why: string): Promise<never> {

@@ -60,7 +60,7 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     if (body instanceof ValidationError) throw body;
     const path = `/mezon.api.Mezon/${method}`;
     const call = { method: 'POST' as const, route: `POST ${path}`, path, body, idempotent: method.startsWith('List') || plain };
-    const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl) : this.authed<unknown>(call, PROTO));
+    const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl, [String(request.token)]) : this.authed<unknown>(call, PROTO));
     return this.read(call.route, method === 'SessionRefresh' ? this.sessionSchema : spec.answer, answer);
   }
 
