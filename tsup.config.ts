@@ -46,7 +46,8 @@ export const CORE_BROWSER_FILE = {
   ...BROWSER_FILE,
   entry: { clanstream: 'src/index.ts' },
   treeshake: true,
-  sourcemap: true,
+  // The package ships no maps (package.json `files`): a map's URL in the file would point at nothing.
+  sourcemap: false,
   noExternal: [/.*/],
 } satisfies Options;
 
@@ -89,7 +90,7 @@ export default defineConfig([
     ...BROWSER_FILE,
     entry: { production: 'src/production/index.ts', 'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts' },
     treeshake: true,
-    sourcemap: true,
+    sourcemap: false,
     noExternal: [/.*/],
     esbuildPlugins: [...BROWSER_FILE.esbuildPlugins, coreAsBrowserBundle()],
   },
