@@ -18,8 +18,6 @@ const embeddedFile = resolve(production, 'wire', 'embedded-file.ts');
 const envelopeCodec = resolve(production, 'wire', 'envelope-codec.ts');
 const protobufDist = resolve(root, 'node_modules', '@bufbuild', 'protobuf', 'dist', 'esm');
 const leanProtobuf = resolve(production, 'wire', 'protobuf-lean.ts');
-const flatPushReader = resolve(production, 'wire', 'flat-push-reader.ts');
-const noFlatPushReader = resolve(production, 'wire', 'flat-push-reader-none.ts');
 
 /** The path of a relative import in TypeScript source (`./x.js` names `./x.ts`). */
 const sourceOf = (path, from) => resolve(from, path).replace(/\.js$/, '.ts');
@@ -57,8 +55,6 @@ export function coreAsBrowserBundle() {
         if (!args.importer.startsWith(production + sep)) return undefined;
         const target = sourceOf(args.path, args.resolveDir);
         if (target === core) return { path: './clanstream.js', external: true };
-        // Every frame through the schema's decoder: the lean reader of flat pushes is for Node's bot streams (size first here).
-        if (target === flatPushReader) return { path: noFlatPushReader };
         if (target.startsWith(src + sep) && !target.startsWith(production + sep)) {
           return { errors: [{ text: `${relative(root, args.importer)} imports ${relative(root, target)}: production takes the library through src/production/core.ts only` }] };
         }
