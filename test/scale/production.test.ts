@@ -71,6 +71,28 @@ function answering(w: ScaleWorld, worker: WorkerClient, seen: Answering[]): void
   });
 }
 
+/**
+ * A worker whose answer to alice's message waits for `release()`, noting the
+ * outcome of each attempt (`sent` or the error); `failFirst` fails the first
+ * delivery with it, so the event comes again.
+ */
+function heldReply(w: ScaleWorld, worker: WorkerClient, text: string, failFirst: boolean): { handling: Promise<void>; release: () => void; outcomes: unknown[] } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const handling = new Promise<void>((resolve) => (started = resolve));
+  const outcomes: unknown[] = [];
+  worker.onChannelMessage(async (m: ChannelMessage) => {
+    if (m.sender_id !== w.alice.id) return;
+    started();
+    await gate;
+    const outcome = await worker.replyTo(m, { t: text }).then(() => 'sent', (error: unknown) => error);
+    outcomes.push(outcome);
+    if (failFirst && outcomes.length === 1 && outcome !== 'sent') throw outcome;
+  });
+  return { handling, release, outcomes };
+}
+
 /** Gateway "a" as a child process speaking `dialect`, holding a lease that lapses only when the test removes it. */
 async function firstGateway(w: ScaleWorld, dialect: DialectName): Promise<Program> {
   const { protocol: _, ...plainConfig } = w.config;
@@ -172,24 +194,12 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     const gateway = await t.gateway(w);
     const worker = await t.worker(w, 'worker-1');
     const errors = collect(gateway.errors$, worker.errors$);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let started!: () => void;
-    const handling = new Promise<void>((resolve) => (started = resolve));
-    const failures: unknown[] = [];
-    worker.onChannelMessage(async (m: ChannelMessage) => {
-      if (m.sender_id !== w.alice.id) return;
-      started();
-      await gate;
-      const error = await worker.replyTo(m, { t: 'lost pong' }).then(() => undefined, (e: unknown) => e);
-      failures.push(error);
-      // The first delivery fails, so the event comes again and runs the same reply under the same key.
-      if (failures.length === 1) throw error;
-    });
+    // The first delivery fails, so the event comes again and runs the same reply under the same key.
+    const { handling, release, outcomes: failures } = heldReply(w, worker, 'lost pong', true);
     w.emu.as(w.alice.id).send(w.general, 'ping');
     await handling;
     w.emu.pause();
-    open();
+    release();
     await until(() => gateway.client?.outbox.current.inFlight === 1, 'the reply on the wire', LOADED_WAIT_MS);
     w.emu.dropConnections();
     await until(() => failures.length === 1, 'the reply to fail', LOADED_WAIT_MS);
@@ -259,22 +269,12 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     const { gateway: standby } = await standbyGateway(w);
     const worker = await t.worker(w, 'worker-1');
     const workerErrors = collect(worker.errors$);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let started!: () => void;
-    const handling = new Promise<void>((resolve) => (started = resolve));
-    const outcomes: unknown[] = [];
-    worker.onChannelMessage(async (m: ChannelMessage) => {
-      if (m.sender_id !== w.alice.id) return;
-      started();
-      await gate;
-      outcomes.push(await worker.replyTo(m, { t: 'held pong' }).then(() => 'sent', (e: unknown) => e));
-    });
+    const { handling, release, outcomes } = heldReply(w, worker, 'held pong', false);
     w.emu.as(w.alice.id).send(w.general, 'ping');
     await handling;
     // The platform takes the frame and never answers it: the reply is on the wire when the gateway dies.
     w.emu.pause();
-    open();
+    release();
     const redis = t.client(w);
     await untilKey(redis, `${keys.done('*')}:started`);
     await kill(w, first);
