@@ -270,7 +270,8 @@ export class CommandExecutor {
   /** An action through the client's outbox; a write the platform cannot deduplicate goes out at most once per key. */
   private outboxAction(command: CommandEntry, op: GatewayRequestOp, payload: Record<string, unknown>): Promise<unknown> {
     const enqueue = () => this.options.client.outbox.enqueue(op, payload as never);
-    // Resent after a first attempt that was lost, such a write could be stored twice.
+    // Resent after a first attempt that was lost, such a write could be stored twice. Marks are answered
+    // in the order they were asked for (one connection), so marked writes keep the stream's order.
     if (!this.options.idempotentWrites && IDEMPOTENT_OPS.has(op)) return this.once(command, writeOnce(op), enqueue);
     return enqueue();
   }

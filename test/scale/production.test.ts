@@ -262,6 +262,30 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     expect([...(worker.channels.get(w.general)?.messages.values() ?? [])].map((m) => m.content.t).filter((text) => text?.startsWith('gap'))).toEqual([]);
   });
 
+  it('close() hands over to the standby at once, as a fresh session: what users said before its socket was ready is lost', async () => {
+    const w = await productionWorld(dialect);
+    const first = await t.gateway(w, { gatewayId: 'a' });
+    const { gateway: standby, errors } = await standbyGateway(w);
+    const worker = await t.worker(w, 'worker-1');
+    const seen: Answering[] = [];
+    answering(w, worker, seen);
+    const alice = w.emu.as(w.alice.id);
+    alice.send(w.general, 'to a');
+    await until(() => seen.some((s) => s.text === 'to a' && s.answered), 'the answer through the first gateway', LOADED_WAIT_MS);
+    const firstSession = first.client!.gateway.currentSessionId;
+    await first.close();
+    // Sent in the same turn as close() resolved: the standby has not even polled for the lease yet.
+    alice.send(w.general, 'handing over');
+    await standby.whenActive();
+    await until(() => standby.client?.status === 'ready', "the standby's socket ready", LOADED_WAIT_MS);
+    alice.send(w.general, 'to b');
+    await until(() => seen.some((s) => s.text === 'to b' && s.answered), 'the answer through the standby', LOADED_WAIT_MS);
+    expect(standby.client!.gateway.currentSessionId).not.toBe(firstSession);
+    expect(errors.map((e) => e.message).filter((m) => m.includes('the platform session could not be resumed'))).toHaveLength(1);
+    expect(seen.map((s) => s.text)).toEqual(['to a', 'to b']);
+    expect([stored(w, 'pong to a'), stored(w, 'handing over'), stored(w, 'pong handing over'), stored(w, 'pong to b')]).toEqual([1, 1, 0, 1]);
+  });
+
   it('a gateway killed after it took a reply to send: the standby does not send it again, and the worker learns the outcome is unknown', async () => {
     const w = await productionWorld(dialect);
     const keys = scaleKeys(w.bot.botId);
