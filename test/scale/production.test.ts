@@ -157,11 +157,21 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     // The answers went over the gateway's production socket, as replies to the messages they answer.
     const connects = w.emu.wire.entries().filter((e) => e.transport === 'ws' && e.op === 'connect');
     expect(connects.map((e) => (e.body as { format?: string }).format)).toEqual(['protobuf']);
-    // sdk-2.8.44 refuses a send to a channel not joined yet ("must join channel"): the gateway joins it once and sends that answer again.
-    const mustJoin = dialect === 'sdk-2.8.44' ? 1 : 0;
-    expect(sentByBot(w, 'channel_join')).toHaveLength(mustJoin);
-    expect(sentByBot(w, 'channel_message_send')).toHaveLength(texts.length + mustJoin);
-    expect(texts.filter((text) => sendsOf(w, `pong ${text}`).length === 0)).toEqual([]);
+    // sdk-2.8.44 refuses a send to a channel not joined yet ("must join channel"): the gateway joins it and sends that answer once more.
+    // How many answers meet the refusal depends on how many were on the wire before the first join: each is sent twice at most.
+    const joins = sentByBot(w, 'channel_join');
+    const sendsPerAnswer = texts.map((text) => sendsOf(w, `pong ${text}`).length);
+    if (dialect === 'sdk-2.8.44') {
+      expect(sendsPerAnswer.filter((n) => n !== 1 && n !== 2)).toEqual([]);
+      // At least the first answer met the refusal, and no join came without one.
+      expect(joins.length).toBeGreaterThanOrEqual(1);
+      expect(joins.length).toBeLessThanOrEqual(sendsPerAnswer.filter((n) => n === 2).length);
+    } else {
+      expect(joins).toHaveLength(0);
+      expect(sendsPerAnswer).toEqual(texts.map(() => 1));
+    }
+    expect(joins.map((e) => (e.body as { channel_id?: string }).channel_id)).toEqual(joins.map(() => w.general));
+    expect(sentByBot(w, 'channel_message_send')).toHaveLength(sendsPerAnswer.reduce((sum, n) => sum + n, 0));
     const byText = new Map(w.emu.messages(w.general).map((m) => [m.content.t, m]));
     for (const text of texts) expect(byText.get(`pong ${text}`)?.references?.[0]?.message_ref_id).toBe(byText.get(text)?.message_id);
   });
