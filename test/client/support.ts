@@ -8,6 +8,7 @@ import type { Observable, Subscription } from 'rxjs';
 import { Events, type ChannelMessage, type ClanstreamError, type ClientConfigDto, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
 import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorOptions } from '../../src/emulator/index.js';
 import { clientFor } from '../helpers/client.js';
+import { emulatorConfig, protocolConfig } from '../support/protocol-under-test.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -36,7 +37,7 @@ export class Tracker {
   private readonly closers: Array<() => unknown> = [];
 
   async world(options: EmulatorOptions = {}): Promise<World> {
-    const emu = await startEmulator(options);
+    const emu = await startEmulator({ ...emulatorConfig(), ...options });
     this.emulators.push(emu);
     const bot = emu.createBot({ username: 'bot', display_name: 'The Bot' });
     const alice = emu.createUser({ username: 'alice', display_name: 'Alice' });
@@ -54,7 +55,7 @@ export class Tracker {
 
   /** A client for the world's bot (or another account), closed after the test. */
   client(w: Pick<World, 'emu' | 'bot'>, overrides: Partial<ClientConfigDto> = {}, account: { botId: string; token: string } = w.bot): ServiceClient {
-    return this.track(clientFor(w.emu, account, { ...FAST, ...overrides }));
+    return this.track(clientFor(w.emu, account, { ...FAST, ...protocolConfig(), ...overrides }));
   }
 
   /**
