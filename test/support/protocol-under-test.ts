@@ -26,14 +26,36 @@ export const PROTOCOL_UNDER_TEST: ProtocolUnderTest = chosen();
 /** Whether this run speaks production (no resume, no idempotent resend, RPC REST). */
 export const inProduction: boolean = PROTOCOL_UNDER_TEST !== 'clanstream';
 
-/** What a client of this run adds to its config: production's protocol object, unpaced. */
-export function protocolConfig(): Partial<ClientConfigDto> {
+/** What a client of this run adds to its config: production's protocol object, unpaced, with the emulator's media service when given. */
+export function protocolConfig(emu?: { url: string }): Partial<ClientConfigDto> {
   if (PROTOCOL_UNDER_TEST === 'clanstream') return {};
-  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0 }) };
+  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0, ...(emu ? { mediaUrl: `${emu.url}/api/playmedia` } : {}) }) };
 }
+
+/** The channel the emulator files a quick-menu entry under: production keeps them for a whole clan (channel "0"). */
+export const quickMenuChannel = (channelId: string): string => (inProduction ? '0' : channelId);
 
 /** What an emulator of this run needs: its production front end. */
 export function emulatorConfig(): Partial<EmulatorOptions> {
   return inProduction ? { compat: true } : {};
 }
 
+
+/** An HTTP operation as this run sends it: the path prefix its requests have, their method, and the route its ApiErrors name. */
+export interface HttpRoute {
+  readonly path: string;
+  readonly method: string;
+  readonly route: string;
+}
+
+/**
+ * The HTTP route of one operation in this run: clanstream's JSON route
+ * (`GET /v2/clans`, its concrete path), or production's RPC
+ * (`POST /mezon.api.Mezon/<Method>`), for `emu.wire.requests`,
+ * `emu.failHttp` and ApiError's `route`.
+ */
+export function httpRoute(json: { route: string; path: string }, rpcMethod: string): HttpRoute {
+  if (!inProduction) return { path: json.path, method: json.route.split(' ')[0] ?? 'GET', route: json.route };
+  const path = `/mezon.api.Mezon/${rpcMethod}`;
+  return { path, method: 'POST', route: `POST ${path}` };
+}
