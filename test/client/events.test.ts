@@ -26,7 +26,7 @@ import {
 } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { Tracker, type World } from './support.js';
-import { inProduction } from '../support/protocol-under-test.js';
+import { CUSTOM_EMOJI_ID } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -43,9 +43,6 @@ async function eventsWorld() {
 }
 
 type EventsWorld = Awaited<ReturnType<typeof eventsWorld>>;
-
-/** A custom emoji's id: production carries it as an int64. */
-const CUSTOM_EMOJI_ID = inProduction ? '7001' : 'tada';
 
 /** The bot sends a message with a button and a select through its own gateway connection. */
 async function botComponentMessage(w: EventsWorld, client: ServiceClient): Promise<string> {

@@ -7,7 +7,7 @@
  * move) is replaced there by its production counterpart.
  */
 import type { ClientConfigDto } from '../../src/index.js';
-import type { EmulatorOptions } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorOptions, WireEntry } from '../../src/emulator/index.js';
 import { production } from '../../src/production/index.js';
 
 export type ProtocolUnderTest = 'clanstream' | 'sdk-2.8.44' | 'sdk-2.8.37';
@@ -58,4 +58,19 @@ export function httpRoute(json: { route: string; path: string }, rpcMethod: stri
   if (!inProduction) return { path: json.path, method: json.route.split(' ')[0] ?? 'GET', route: json.route };
   const path = `/mezon.api.Mezon/${rpcMethod}`;
   return { path, method: 'POST', route: `POST ${path}` };
+}
+
+/** A custom emoji's id for reactions: production carries it as an int64. */
+export const CUSTOM_EMOJI_ID: string = inProduction ? '7001' : 'tada';
+
+/**
+ * The HTTP requests of one operation in this run, oldest first: clanstream's
+ * by method and path prefix, production's by RPC method and the request
+ * fields that name its target (snake_case, as the wire log records them).
+ */
+export function requestsOf(emu: Pick<Emulator, 'wire'>, json: { method: string; path: string }, rpc: { method: string; fields?: Record<string, unknown> }): WireEntry[] {
+  if (!inProduction) return emu.wire.requests(json.path).filter((r) => r.method === json.method);
+  const path = `/mezon.api.Mezon/${rpc.method}`;
+  const named = (r: WireEntry) => Object.entries(rpc.fields ?? {}).every(([key, value]) => (r.body as Record<string, unknown> | undefined)?.[key] === value);
+  return emu.wire.requests(path).filter((r) => r.path === path && named(r));
 }
