@@ -74,3 +74,15 @@ export function requestsOf(emu: Pick<Emulator, 'wire'>, json: { method: string; 
   const named = (r: WireEntry) => Object.entries(rpc.fields ?? {}).every(([key, value]) => (r.body as Record<string, unknown> | undefined)?.[key] === value);
   return emu.wire.requests(path).filter((r) => r.path === path && named(r));
 }
+
+/** The path prefix of the platform API's requests in this run. */
+export const API_PREFIX: string = inProduction ? '/mezon.api.Mezon/' : '/v2/';
+
+/** The gateway op that starts a session: production's socket starts a fresh one with its `connect`. */
+export const SESSION_START_OP: string = inProduction ? 'connect' : 'start';
+
+/** Where a session refresh goes in this run. */
+export const SESSION_REFRESH: HttpRoute = httpRoute({ route: 'POST /v2/account/session/refresh', path: '/v2/account/session/refresh' }, 'SessionRefresh');
+
+/** The `clan_join` bodies of a fresh session that joins these clans: production joins the DM space "0" too (an int64 zero: nothing of it travels). */
+export const clanJoinBodies = (clanIds: readonly string[]): Array<Record<string, string>> => [...clanIds.map((clanId) => ({ clan_id: clanId })), ...(inProduction ? [{}] : [])];
