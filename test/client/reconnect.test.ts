@@ -10,15 +10,13 @@ import { asyncScheduler } from 'rxjs';
 import { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
-import { GatewayConnection } from '../../src/gateway/connection.js';
+import { GatewayConnection, NO_RESUME_REASON } from '../../src/gateway/connection.js';
 import { authenticate } from '../helpers/raw.js';
 import { until } from '../helpers/client.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
 import { sleep, Tracker, type World } from './support.js';
 import { clanJoinBodies, httpRoute, inProduction, SESSION_REFRESH } from '../support/protocol-under-test.js';
 
-/** Why a production client resyncs after every reconnect. */
-const NO_RESUME = 'the protocol cannot resume a session';
 /** The clan list's route in this run. */
 const CLANS = httpRoute({ route: 'GET /v2/clans', path: '/v2/clans' }, 'ListClanDescs');
 
@@ -68,7 +66,7 @@ describe('dropped connections', () => {
       expect(ids.at(-1)).toBe(stored.at(-1));
       expect(ofType(lifecycle, 'reconnected').every((e) => !e.resumed && e.replayed === 0)).toBe(true);
       await until(() => ofType(lifecycle, 'resync').length === 3, 'three resyncs');
-      expect(ofType(lifecycle, 'resync').every((e) => e.reason === NO_RESUME)).toBe(true);
+      expect(ofType(lifecycle, 'resync').every((e) => e.reason === NO_RESUME_REASON)).toBe(true);
       expect(w.emu.wire.frames('connect')).toHaveLength(4);
       expect(w.emu.wire.frames('clan_join').map((f) => f.body)).toEqual([1, 2, 3, 4].flatMap(() => clanJoinBodies([w.clanId])));
       expect(client.status).toBe('ready');
@@ -98,7 +96,7 @@ describe('dropped connections', () => {
       // Production cannot resume: a fresh session, nothing replayed, and a resync; the missed messages are lost with the session.
       expect(ofType(lifecycle, 'reconnected')[0]).toEqual({ type: 'reconnected', sessionId: expect.any(String), resumed: false, replayed: 0, downtimeMs: expect.any(Number) });
       await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
-      expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: NO_RESUME });
+      expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: NO_RESUME_REASON });
       await settle(w, received);
       expect(received.map((m) => m.message_id)).not.toContain(missed[0]!.message_id);
       expect(w.emu.wire.frames('resume')).toEqual([]);
@@ -155,7 +153,7 @@ describe('expiring tokens', () => {
     await settle(w, received);
     if (inProduction) {
       await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
-      expect(ofType(lifecycle, 'resync')).toEqual([{ type: 'resync', reason: NO_RESUME }]);
+      expect(ofType(lifecycle, 'resync')).toEqual([{ type: 'resync', reason: NO_RESUME_REASON }]);
       expect(received.map((m) => m.message_id)).toEqual(storedIds(w).filter((id) => id !== during.message_id));
       return;
     }
@@ -177,7 +175,7 @@ describe('expiring tokens', () => {
     await settle(w, received);
     if (inProduction) {
       await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
-      expect(ofType(lifecycle, 'resync')).toEqual([{ type: 'resync', reason: NO_RESUME }]);
+      expect(ofType(lifecycle, 'resync')).toEqual([{ type: 'resync', reason: NO_RESUME_REASON }]);
     } else expect(received[0]?.message_id).toBe(during.message_id);
     expect(errors.filter((e) => e.kind === 'connection' || e.kind === 'authentication')).toEqual([]);
   });
@@ -218,7 +216,7 @@ describe('resume that fails', () => {
     expect(lifecycle.map((e) => e.type)).toEqual(['ready', 'disconnected', 'reconnected', 'resync']);
     expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: false, replayed: 0 });
     // Production cannot resume: no resume is tried, a fresh session starts with its connect.
-    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: inProduction ? NO_RESUME : 'buffer_exceeded' });
+    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: inProduction ? NO_RESUME_REASON : 'buffer_exceeded' });
     expect(w.emu.wire.frames('resume').map((f) => f.body)).toEqual(inProduction ? [] : [{ session_id: oldSession, seq: 1 }]);
     expect(w.emu.wire.frames(inProduction ? 'connect' : 'start')).toHaveLength(2);
     const newSession = client.gateway.currentSessionId;
@@ -239,7 +237,7 @@ describe('resume that fails', () => {
     const { received, lifecycle } = await t.connected(w, { reconnect: { baseMs: 700, capMs: 700 }, random: () => 0.999 });
     w.emu.dropConnections();
     await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync event', 5000);
-    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: inProduction ? NO_RESUME : 'unknown_session' });
+    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: inProduction ? NO_RESUME_REASON : 'unknown_session' });
     expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: false });
     const after = w.emu.as(w.alice.id).send(w.general, 'after');
     await until(() => received.some((m) => m.message_id === after.message_id), 'a message on the fresh session');
