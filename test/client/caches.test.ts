@@ -34,6 +34,10 @@ const channelPages = (w: World, clanId: string) => requestsOf(w.emu, { method: '
 /** The requests for one channel by id. */
 const channelLookups = (w: World, channelId: string) => requestsOf(w.emu, { method: 'GET', path: `/v2/channels/${channelId}` }, { method: 'ListChannelDetail', fields: { channel_id: channelId } });
 
+/** The requests that looked one message up: production finds it in the history around it. */
+const messageLookups = (w: World, channelId: string, messageId: string) =>
+  requestsOf(w.emu, { method: 'GET', path: `/v2/channels/${channelId}/messages/${messageId}` }, { method: 'ListChannelMessages', fields: { channel_id: channelId } });
+
 /** What a listener saw through the caches when an event arrived. */
 interface Seen {
   code: number;
@@ -253,15 +257,10 @@ describe('fetch', () => {
     const client = await loggedIn(w);
     const general = client.channels.get(w.general)!;
     expect(general.messages.get(old.message_id)).toBeUndefined();
-    // production: members/history
-    if (inProduction) {
-      await expectUnsupported(w, () => general.messages.fetch(old.message_id), 'getMessage');
-      return expectUnsupported(w, () => client.clans.get(w.clanId)!.users.fetch(w.bob.id), 'getClanMember');
-    }
     const [m1, m2] = await Promise.all([general.messages.fetch(old.message_id), general.messages.fetch(old.message_id)]);
     expect(m1).toBe(m2);
     expect(m1).toMatchObject({ message_id: old.message_id, sender_id: w.alice.id, content: { t: 'from before' } });
-    expect(gets(w, `/v2/channels/${w.general}/messages/${old.message_id}`)).toHaveLength(1);
+    expect(messageLookups(w, w.general, old.message_id)).toHaveLength(1);
     expect(general.messages.get(old.message_id)).toBe(m1);
 
     const bob = await client.clans.get(w.clanId)!.users.fetch(w.bob.id);
@@ -273,11 +272,9 @@ describe('fetch', () => {
     const old = w.emu.as(w.alice.id).send(w.general, 'kept nowhere');
     const client = await loggedIn(w, { caches: { messagesPerChannel: 0, messageStore: 0 } });
     const general = client.channels.get(w.general)!;
-    // production: members/history
-    if (inProduction) return expectUnsupported(w, () => general.messages.fetch(old.message_id), 'getMessage');
     const fetched = await general.messages.fetch(old.message_id);
     expect(fetched).toMatchObject({ message_id: old.message_id, sender_id: w.alice.id, content: { t: 'kept nowhere' } });
-    expect(gets(w, `/v2/channels/${w.general}/messages/${old.message_id}`)).toHaveLength(1);
+    expect(messageLookups(w, w.general, old.message_id)).toHaveLength(1);
     expect(general.messages.get(old.message_id)).toBeUndefined();
     expect(client.state.messageCount).toBe(0);
   });
@@ -452,10 +449,9 @@ describe('resync after a lost session', () => {
     expect(client.clans.get(w.clanId)?.channels.has(born)).toBe(true);
     expect(client.channels.get(renamed)?.name).toBe('new name');
     expect(client.state.messages.get(w.general)?.has(doomed.message_id) ?? false).toBe(false);
-    if (!inProduction) expect(general().messages.get(kept.message_id)?.content.t).toBe('kept');
-    // The messages sent while away are in the window, in order, after what was kept. Production has no history to
-    // fetch them from: the window is dropped (kept, it would have a hole) and starts again from the next event.
-    expect(general().messages.map((m) => m.content.t)).toEqual(inProduction ? [] : ['kept', 'missed 0', 'missed 1', 'missed 2', 'missed 3', 'missed 4']);
+    expect(general().messages.get(kept.message_id)?.content.t).toBe('kept');
+    // The messages sent while away are in the window, in order, after what was kept.
+    expect(general().messages.map((m) => m.content.t)).toEqual(['kept', 'missed 0', 'missed 1', 'missed 2', 'missed 3', 'missed 4']);
   });
 
   // The resync replaces the window, but ClientRuntime.channelMessages() falls back to the local message
