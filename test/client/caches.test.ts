@@ -9,8 +9,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ChannelType, Events, TypeMessage, type ChannelMessage, type ClientState, type LifecycleEvent, type MessageReaction, type ServiceClient } from '../../src/index.js';
 import { until } from '../helpers/client.js';
-import { Tracker, type World } from './support.js';
+import { expectUnsupported, Tracker, type World } from './support.js';
 import { rejection } from '../helpers/outcomes.js';
+import { CUSTOM_EMOJI_ID, inProduction, requestsOf } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -27,6 +28,15 @@ const gets = (w: World, prefix: string) =>
     .requests(prefix)
     .filter((r) => r.method === 'GET')
     .map((r) => r.path ?? '');
+
+/** The requests for one clan's channel list. */
+const channelPages = (w: World, clanId: string) => requestsOf(w.emu, { method: 'GET', path: `/v2/clans/${clanId}/channels` }, { method: 'ListChannelDescs', fields: { clan_id: clanId } });
+/** The requests for one channel by id. */
+const channelLookups = (w: World, channelId: string) => requestsOf(w.emu, { method: 'GET', path: `/v2/channels/${channelId}` }, { method: 'ListChannelDetail', fields: { channel_id: channelId } });
+
+/** The requests that looked one message up: production finds it in the history around it. */
+const messageLookups = (w: World, channelId: string, messageId: string) =>
+  requestsOf(w.emu, { method: 'GET', path: `/v2/channels/${channelId}/messages/${messageId}` }, { method: 'ListChannelMessages', fields: { channel_id: channelId } });
 
 /** What a listener saw through the caches when an event arrived. */
 interface Seen {
@@ -51,9 +61,9 @@ describe('a synchronous get() inside a listener sees its event applied', () => {
   async function script(w: World, channelId: string, done: () => boolean) {
     const sent = w.emu.as(w.alice.id).send(channelId, 'first');
     w.emu.as(w.alice.id).update(sent.message_id, 'first, edited');
-    w.emu.as(w.bob.id).react(sent.message_id, { emoji: '🎉', emoji_id: 'tada' });
-    w.emu.as(w.alice.id).react(sent.message_id, { emoji: '🎉', emoji_id: 'tada' });
-    w.emu.as(w.bob.id).react(sent.message_id, { emoji: '🎉', emoji_id: 'tada', remove: true });
+    w.emu.as(w.bob.id).react(sent.message_id, { emoji: '🎉', emoji_id: CUSTOM_EMOJI_ID });
+    w.emu.as(w.alice.id).react(sent.message_id, { emoji: '🎉', emoji_id: CUSTOM_EMOJI_ID });
+    w.emu.as(w.bob.id).react(sent.message_id, { emoji: '🎉', emoji_id: CUSTOM_EMOJI_ID, remove: true });
     w.emu.as(w.alice.id).delete(sent.message_id);
     await until(done, 'every event of the script');
     return sent;
@@ -152,16 +162,22 @@ describe('initial sync', () => {
     expect(client.clans.get(second.id)?.channels.map((c) => c.id).sort()).toEqual([second.welcome_channel_id, side].sort());
 
     // Three pages for clan A: the first without a cursor, then two with the cursors the server handed out.
-    const pages = gets(w, `/v2/clans/${w.clanId}/channels`);
-    expect(pages).toHaveLength(3);
-    expect(pages[0]).not.toMatch(/cursor=/);
-    expect(pages.slice(1).every((p) => /cursor=/.test(p))).toBe(true);
-    expect(new Set(pages).size).toBe(3);
+    if (inProduction) {
+      // Production pages by number: pages 1, 2 and 3.
+      expect(channelPages(w, w.clanId).map((r) => (r.body as { page?: number }).page)).toEqual([1, 2, 3]);
+    } else {
+      const pages = gets(w, `/v2/clans/${w.clanId}/channels`);
+      expect(pages).toHaveLength(3);
+      expect(pages[0]).not.toMatch(/cursor=/);
+      expect(pages.slice(1).every((p) => /cursor=/.test(p))).toBe(true);
+      expect(new Set(pages).size).toBe(3);
+    }
 
     // The DM channel with alice, known from the listing.
     expect(client.channels.get(dm)).toMatchObject({ id: dm, clan_id: '0', channel_type: ChannelType.CHANNEL_TYPE_DM, isDirect: true });
     expect(client.state.dmChannels.get(w.alice.id)).toBe(dm);
-    expect(client.users.get(w.bot.botId)?.username).toBe('bot');
+    // Production cannot look a user up: the bot's profile is not fetched there.
+    if (!inProduction) expect(client.users.get(w.bot.botId)?.username).toBe('bot');
     // All channels: 250 + 2 + the DM.
     expect(client.channels.size).toBe(253);
   });
@@ -170,9 +186,9 @@ describe('initial sync', () => {
     const w = await t.world();
     const client = await loggedIn(w);
     const clan = client.clans.get(w.clanId)!;
-    const before = gets(w, `/v2/clans/${w.clanId}/channels`).length;
+    const before = channelPages(w, w.clanId).length;
     await Promise.all([clan.loadChannels(), clan.loadChannels(), clan.loadChannels()]);
-    expect(gets(w, `/v2/clans/${w.clanId}/channels`)).toHaveLength(before);
+    expect(channelPages(w, w.clanId)).toHaveLength(before);
   });
 
   it('a clan the bot joins at runtime is loaded once: its channel list is fetched once however many loadChannels() calls come', async () => {
@@ -185,7 +201,7 @@ describe('initial sync', () => {
     const clan = client.clans.get(later.id)!;
     await Promise.all([clan.loadChannels(), clan.loadChannels()]);
     await clan.loadChannels();
-    expect(gets(w, `/v2/clans/${later.id}/channels`)).toHaveLength(1);
+    expect(channelPages(w, later.id)).toHaveLength(1);
     expect(clan.channels.map((c) => c.id).sort()).toEqual([later.welcome_channel_id, extra].sort());
   });
 });
@@ -195,6 +211,8 @@ describe('fetch', () => {
     const w = await t.world();
     const client = await loggedIn(w);
     expect(client.users.has(w.alice.id)).toBe(false);
+    // production: members/history
+    if (inProduction) return expectUnsupported(w, () => client.users.fetch(w.alice.id), 'getUser');
     const [a, b] = await Promise.all([client.users.fetch(w.alice.id), client.users.fetch(w.alice.id)]);
     expect(a).toBe(b);
     expect(a).toMatchObject({ id: w.alice.id, username: 'alice', display_name: 'Alice', avartar: w.alice.avatar });
@@ -222,7 +240,7 @@ describe('fetch', () => {
     const [a, b] = await Promise.all([client.channels.fetch(news), client.channels.fetch(news)]);
     expect(a).toBe(b);
     expect(a).toMatchObject({ id: news, name: 'news' });
-    expect(gets(w, `/v2/channels/${news}`)).toHaveLength(1);
+    expect(channelLookups(w, news)).toHaveLength(1);
     expect(client.channels.get(news)).toBe(a);
   });
 
@@ -230,7 +248,7 @@ describe('fetch', () => {
     const w = await t.world();
     const client = await loggedIn(w);
     await Promise.all([client.channels.fetch(w.general, { force: true }), client.channels.fetch(w.general, { force: true })]);
-    expect(gets(w, `/v2/channels/${w.general}`)).toHaveLength(1);
+    expect(channelLookups(w, w.general)).toHaveLength(1);
   });
 
   it('channel.messages.fetch(id) loads a message sent before login; clan.users.fetch(id) loads a member with clan_nick', async () => {
@@ -242,7 +260,7 @@ describe('fetch', () => {
     const [m1, m2] = await Promise.all([general.messages.fetch(old.message_id), general.messages.fetch(old.message_id)]);
     expect(m1).toBe(m2);
     expect(m1).toMatchObject({ message_id: old.message_id, sender_id: w.alice.id, content: { t: 'from before' } });
-    expect(gets(w, `/v2/channels/${w.general}/messages/${old.message_id}`)).toHaveLength(1);
+    expect(messageLookups(w, w.general, old.message_id)).toHaveLength(1);
     expect(general.messages.get(old.message_id)).toBe(m1);
 
     const bob = await client.clans.get(w.clanId)!.users.fetch(w.bob.id);
@@ -256,7 +274,7 @@ describe('fetch', () => {
     const general = client.channels.get(w.general)!;
     const fetched = await general.messages.fetch(old.message_id);
     expect(fetched).toMatchObject({ message_id: old.message_id, sender_id: w.alice.id, content: { t: 'kept nowhere' } });
-    expect(gets(w, `/v2/channels/${w.general}/messages/${old.message_id}`)).toHaveLength(1);
+    expect(messageLookups(w, w.general, old.message_id)).toHaveLength(1);
     expect(general.messages.get(old.message_id)).toBeUndefined();
     expect(client.state.messageCount).toBe(0);
   });
@@ -267,12 +285,20 @@ describe('fetch', () => {
     const client = await loggedIn(w);
     const clan = client.clans.get(w.clanId)!;
     const general = client.channels.get(w.general)!;
-    const cases: Array<[Promise<unknown>, string]> = [
-      [client.channels.fetch('1234567890123'), 'GET /v2/channels/{channelId}'],
-      [client.users.fetch('9876543210987'), 'GET /v2/users/{userId}'],
-      [general.messages.fetch('5555555555555'), 'GET /v2/channels/{channelId}/messages/{messageId}'],
-      [clan.users.fetch(outsider.id), 'GET /v2/clans/{clanId}/members/{userId}'],
-    ];
+    // production: members/history
+    if (inProduction) {
+      await expectUnsupported(w, () => client.users.fetch('9876543210987'), 'getUser');
+      await expectUnsupported(w, () => general.messages.fetch('5555555555555'), 'getMessage');
+      await expectUnsupported(w, () => clan.users.fetch(outsider.id), 'getClanMember');
+    }
+    const cases: Array<[Promise<unknown>, string]> = inProduction
+      ? [[client.channels.fetch('1234567890123'), 'POST /mezon.api.Mezon/ListChannelDetail']]
+      : [
+          [client.channels.fetch('1234567890123'), 'GET /v2/channels/{channelId}'],
+          [client.users.fetch('9876543210987'), 'GET /v2/users/{userId}'],
+          [general.messages.fetch('5555555555555'), 'GET /v2/channels/{channelId}/messages/{messageId}'],
+          [clan.users.fetch(outsider.id), 'GET /v2/clans/{clanId}/members/{userId}'],
+        ];
     for (const [promise, route] of cases) {
       const error = await rejection(promise);
       expect(error).toBeInstanceOf(ApiError);
@@ -280,7 +306,7 @@ describe('fetch', () => {
     }
     // A miss is not remembered: the next fetch asks again.
     await rejection(client.channels.fetch('1234567890123'));
-    expect(gets(w, '/v2/channels/1234567890123')).toHaveLength(2);
+    expect(channelLookups(w, '1234567890123')).toHaveLength(2);
   });
 
   it('users.fetch of a user the bot has never talked to creates no DM channel', async () => {
@@ -288,6 +314,12 @@ describe('fetch', () => {
     const stranger = w.emu.createUser({ username: 'stranger' });
     const client = await loggedIn(w);
     const dmsBefore = w.emu.channels('0');
+    // production: members/history
+    if (inProduction) {
+      await expectUnsupported(w, () => client.users.fetch(stranger.id), 'getUser');
+      expect(w.emu.channels('0')).toEqual(dmsBefore);
+      return;
+    }
     const user = await client.users.fetch(stranger.id);
     expect(user.username).toBe('stranger');
     expect(user.dmChannelId).toBe('');
@@ -305,7 +337,13 @@ describe('the bot’s own clan membership', () => {
     const client = t.client(w);
     const removed = t.record(client.stream(Events.UserClanRemoved));
     await client.login();
-    await client.clans.get(w.clanId)!.users.fetch(w.alice.id);
+    // production: members/history (a member is cached from an event there)
+    if (inProduction) {
+      const received = t.record(client.stream(Events.ChannelMessage));
+      w.emu.as(w.alice.id).send(w.general, 'a member speaks');
+      await until(() => received.length === 1, 'the message');
+    } else await client.clans.get(w.clanId)!.users.fetch(w.alice.id);
+    expect(client.state.members.get(w.clanId)?.has(w.alice.id)).toBe(true);
     const channelIds = w.emu.channels(w.clanId).map((c) => c.channel_id);
     w.emu.removeClanMember(w.clanId, w.bot.botId);
     await until(() => removed.length === 1, 'user_clan_removed_event');
@@ -326,7 +364,7 @@ describe('the bot’s own clan membership', () => {
     await until(() => removed.length === 1, 'user_clan_removed_event');
     w.emu.addClanMember(w.clanId, w.bot.botId, w.alice.id);
     await until(() => client.clans.has(w.clanId) && client.channels.has(w.general), 'the clan back in the cache', 2000);
-    expect(w.emu.wire.frames('clan_join')).toHaveLength(2);
+    expect(w.emu.wire.frames('clan_join').filter((f) => (f.body as { clan_id?: string }).clan_id === w.clanId)).toHaveLength(2);
   });
 
   // login() after closeSocket() runs the initial sync without replace (StateSync.loadAll(false)) and the
@@ -406,11 +444,11 @@ describe('resync after a lost session', () => {
       w.emu.as(w.alice.id).delete(doomed.message_id);
     });
 
-    expect(ofType(lifecycle, 'resync')[0]).toMatchObject({ reason: 'buffer_exceeded' });
+    expect(ofType(lifecycle, 'resync')[0]).toMatchObject({ reason: inProduction ? 'the protocol cannot resume a session' : 'buffer_exceeded' });
     expect(client.channels.get(born)?.name).toBe('born offline');
     expect(client.clans.get(w.clanId)?.channels.has(born)).toBe(true);
     expect(client.channels.get(renamed)?.name).toBe('new name');
-    expect(client.state.messages.get(w.general)?.has(doomed.message_id)).toBe(false);
+    expect(client.state.messages.get(w.general)?.has(doomed.message_id) ?? false).toBe(false);
     expect(general().messages.get(kept.message_id)?.content.t).toBe('kept');
     // The messages sent while away are in the window, in order, after what was kept.
     expect(general().messages.map((m) => m.content.t)).toEqual(['kept', 'missed 0', 'missed 1', 'missed 2', 'missed 3', 'missed 4']);

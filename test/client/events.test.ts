@@ -26,6 +26,7 @@ import {
 } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { Tracker, type World } from './support.js';
+import { CUSTOM_EMOJI_ID } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -103,8 +104,8 @@ const TRIGGERS: { [K in Events]: Trigger<K> } = {
   },
   [Events.MessageReaction]: async (w) => {
     const message = w.emu.as(w.alice.id).send(w.general, 'react here');
-    w.emu.as(w.bob.id).react(message.message_id, { emoji: '🎉', emoji_id: 'tada' });
-    return { message_id: message.message_id, emoji: '🎉', emoji_id: 'tada', sender_id: w.bob.id, action: false, count: 1, message_sender_id: w.alice.id };
+    w.emu.as(w.bob.id).react(message.message_id, { emoji: '🎉', emoji_id: CUSTOM_EMOJI_ID });
+    return { message_id: message.message_id, emoji: '🎉', emoji_id: CUSTOM_EMOJI_ID, sender_id: w.bob.id, action: false, count: 1, message_sender_id: w.alice.id };
   },
   [Events.MessageButtonClicked]: async (w, client) => {
     const messageId = await botComponentMessage(w, client);

@@ -12,6 +12,7 @@ import { Events, type ChannelMessage, type ClientState, type InMemoryMessageStor
 import { until } from '../helpers/client.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
 import { Tracker } from './support.js';
+import { inProduction } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -118,7 +119,8 @@ describe('content JSON-encoded by the server', () => {
         return JSON.stringify(frame);
       },
     });
-    const client = t.client(w, { WebSocket: tapped.Ctor });
+    // Production always carries content as JSON text: its own frames are the case, untouched.
+    const client = t.client(w, inProduction ? {} : { WebSocket: tapped.Ctor });
     const received = t.record(client.stream(Events.ChannelMessage));
     await client.login();
     const sent = w.emu.as(w.alice.id).send(w.general, { t: 'hello **you**', mk: [{ type: 'b', s: 6, e: 13 }] });

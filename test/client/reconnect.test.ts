@@ -9,12 +9,16 @@ import { createServer, type Socket } from 'node:net';
 import { asyncScheduler } from 'rxjs';
 import { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent } from '../../src/index.js';
-import { GatewayConnection } from '../../src/gateway/connection.js';
+import { ConnectionError, Session, type ChannelMessage, type ClanstreamError, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
+import { GatewayConnection, NO_RESUME_REASON } from '../../src/gateway/connection.js';
 import { authenticate } from '../helpers/raw.js';
 import { until } from '../helpers/client.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
 import { sleep, Tracker, type World } from './support.js';
+import { clanJoinBodies, httpRoute, inProduction, SESSION_REFRESH } from '../support/protocol-under-test.js';
+
+/** The clan list's route in this run. */
+const CLANS = httpRoute({ route: 'GET /v2/clans', path: '/v2/clans' }, 'ListClanDescs');
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -51,11 +55,25 @@ describe('dropped connections', () => {
 
     const ids = received.map((m) => m.message_id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(storedIds(w));
-    expect(ids).toHaveLength(301);
     const disconnected = ofType(lifecycle, 'disconnected');
     expect(disconnected).toHaveLength(3);
     expect(disconnected.every((e) => e.code === 1006 && e.willReconnect)).toBe(true);
+    if (inProduction) {
+      // Production cannot resume: each reconnect is a fresh session (the clan and "0" joined again) and a resync, and
+      // what was sent while the socket was down is lost with it. What arrives, arrives once and in order.
+      const stored = storedIds(w);
+      expect(ids).toEqual(stored.filter((id) => ids.includes(id)));
+      expect(ids.at(-1)).toBe(stored.at(-1));
+      expect(ofType(lifecycle, 'reconnected').every((e) => !e.resumed && e.replayed === 0)).toBe(true);
+      await until(() => ofType(lifecycle, 'resync').length === 3, 'three resyncs');
+      expect(ofType(lifecycle, 'resync').every((e) => e.reason === NO_RESUME_REASON)).toBe(true);
+      expect(w.emu.wire.frames('connect')).toHaveLength(4);
+      expect(w.emu.wire.frames('clan_join').map((f) => f.body)).toEqual([1, 2, 3, 4].flatMap(() => clanJoinBodies([w.clanId])));
+      expect(client.status).toBe('ready');
+      return;
+    }
+    expect(ids).toEqual(storedIds(w));
+    expect(ids).toHaveLength(301);
     expect(ofType(lifecycle, 'reconnected').every((e) => e.resumed)).toBe(true);
     expect(lifecycle.map((e) => e.type)).toEqual(['ready', 'disconnected', 'reconnected', 'disconnected', 'reconnected', 'disconnected', 'reconnected']);
     // One gateway session throughout: three resumes, never a second start.
@@ -74,6 +92,16 @@ describe('dropped connections', () => {
     // The client waits 198 ms before reconnecting: these two are replayed by the resume.
     const missed = [w.emu.as(w.alice.id).send(w.general, 'missed 1'), w.emu.as(w.bob.id).send(w.general, 'missed 2')];
     await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect');
+    if (inProduction) {
+      // Production cannot resume: a fresh session, nothing replayed, and a resync; the missed messages are lost with the session.
+      expect(ofType(lifecycle, 'reconnected')[0]).toEqual({ type: 'reconnected', sessionId: expect.any(String), resumed: false, replayed: 0, downtimeMs: expect.any(Number) });
+      await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
+      expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: NO_RESUME_REASON });
+      await settle(w, received);
+      expect(received.map((m) => m.message_id)).not.toContain(missed[0]!.message_id);
+      expect(w.emu.wire.frames('resume')).toEqual([]);
+      return;
+    }
     expect(ofType(lifecycle, 'reconnected')[0]).toEqual({ type: 'reconnected', sessionId, resumed: true, replayed: 2, downtimeMs: expect.any(Number) });
     await settle(w, received);
     expect(received.slice(0, 2).map((m) => m.message_id)).toEqual(missed.map((m) => m.message_id));
@@ -117,11 +145,18 @@ describe('expiring tokens', () => {
     const during = w.emu.as(w.alice.id).send(w.general, 'while expired');
     await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect');
     expect(ofType(lifecycle, 'disconnected')[0]).toMatchObject({ code: 4004, willReconnect: true });
-    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: true });
-    expect(w.emu.wire.requests('/v2/account/session/refresh').map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
+    // Production cannot resume: the refreshed session starts afresh and resyncs; what came meanwhile is lost with the old one.
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: !inProduction });
+    expect(w.emu.wire.requests(SESSION_REFRESH.path).map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
     expect(w.emu.wire.requests('/v2/apps')).toHaveLength(1);
     expect(client.sessionManager.getSession()?.token).not.toBe(oldToken);
     await settle(w, received);
+    if (inProduction) {
+      await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
+      expect(ofType(lifecycle, 'resync')).toEqual([{ type: 'resync', reason: NO_RESUME_REASON }]);
+      expect(received.map((m) => m.message_id)).toEqual(storedIds(w).filter((id) => id !== during.message_id));
+      return;
+    }
     expect(received[0]?.message_id).toBe(during.message_id);
     expect(received.map((m) => m.message_id)).toEqual(storedIds(w));
   });
@@ -133,12 +168,15 @@ describe('expiring tokens', () => {
     w.emu.expireTokens({ refresh: true });
     const during = w.emu.as(w.alice.id).send(w.general, 'while everything expired');
     await until(() => ofType(lifecycle, 'reconnected').length === 1, 'the reconnect');
-    expect(w.emu.wire.requests('/v2/account/session/refresh').map((r) => r.status)).toEqual([401]);
+    expect(w.emu.wire.requests(SESSION_REFRESH.path).map((r) => r.status)).toEqual([401]);
     expect(w.emu.wire.requests('/v2/apps/authenticate/token').map((r) => r.status)).toEqual([200, 200]);
-    // A gateway session belongs to the user, not to the authentication: it is resumed.
-    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: true });
+    // A gateway session belongs to the user, not to the authentication: it is resumed (production starts afresh and resyncs).
+    expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: !inProduction });
     await settle(w, received);
-    expect(received[0]?.message_id).toBe(during.message_id);
+    if (inProduction) {
+      await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync');
+      expect(ofType(lifecycle, 'resync')).toEqual([{ type: 'resync', reason: NO_RESUME_REASON }]);
+    } else expect(received[0]?.message_id).toBe(during.message_id);
     expect(errors.filter((e) => e.kind === 'connection' || e.kind === 'authentication')).toEqual([]);
   });
 
@@ -177,14 +215,17 @@ describe('resume that fails', () => {
     await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync event', 5000);
     expect(lifecycle.map((e) => e.type)).toEqual(['ready', 'disconnected', 'reconnected', 'resync']);
     expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: false, replayed: 0 });
-    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: 'buffer_exceeded' });
-    expect(w.emu.wire.frames('resume').map((f) => f.body)).toEqual([{ session_id: oldSession, seq: 1 }]);
-    expect(w.emu.wire.frames('start')).toHaveLength(2);
+    // Production cannot resume: no resume is tried, a fresh session starts with its connect.
+    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: inProduction ? NO_RESUME_REASON : 'buffer_exceeded' });
+    expect(w.emu.wire.frames('resume').map((f) => f.body)).toEqual(inProduction ? [] : [{ session_id: oldSession, seq: 1 }]);
+    expect(w.emu.wire.frames(inProduction ? 'connect' : 'start')).toHaveLength(2);
     const newSession = client.gateway.currentSessionId;
     expect(newSession).not.toBe(oldSession);
-    expect(w.emu.sessions(w.bot.botId).find((s) => s.id === newSession)).toMatchObject({ connected: true });
+    // Production's socket names no session (the client's id is local), and the emulator forgets the old one.
+    if (inProduction) expect(w.emu.sessions(w.bot.botId)).toEqual([expect.objectContaining({ connected: true })]);
+    else expect(w.emu.sessions(w.bot.botId).find((s) => s.id === newSession)).toMatchObject({ connected: true });
     // The fresh session joined the clan again, so new events arrive.
-    expect(w.emu.wire.frames('clan_join').map((f) => f.body)).toEqual([{ clan_id: w.clanId }, { clan_id: w.clanId }]);
+    expect(w.emu.wire.frames('clan_join').map((f) => f.body)).toEqual([...clanJoinBodies([w.clanId]), ...clanJoinBodies([w.clanId])]);
     const after = w.emu.as(w.bob.id).send(w.general, 'after the resync');
     await until(() => received.some((m) => m.message_id === after.message_id), 'a message on the fresh session');
     expect(received.filter((m) => m.message_id === after.message_id)).toHaveLength(1);
@@ -196,7 +237,7 @@ describe('resume that fails', () => {
     const { received, lifecycle } = await t.connected(w, { reconnect: { baseMs: 700, capMs: 700 }, random: () => 0.999 });
     w.emu.dropConnections();
     await until(() => ofType(lifecycle, 'resync').length === 1, 'the resync event', 5000);
-    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: 'unknown_session' });
+    expect(ofType(lifecycle, 'resync')[0]).toEqual({ type: 'resync', reason: inProduction ? NO_RESUME_REASON : 'unknown_session' });
     expect(ofType(lifecycle, 'reconnected')[0]).toMatchObject({ resumed: false });
     const after = w.emu.as(w.alice.id).send(w.general, 'after');
     await until(() => received.some((m) => m.message_id === after.message_id), 'a message on the fresh session');
@@ -212,7 +253,8 @@ describe('resync while events keep arriving', () => {
     const fetch: typeof globalThis.fetch = async (input, init) => {
       const response = await globalThis.fetch(input, init);
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      if (new URL(url).pathname === `/v2/channels/${channelId}/messages`) {
+      // Production asks for a window with ListChannelMessages (only one channel has a window here).
+      if (new URL(url).pathname === (inProduction ? '/mezon.api.Mezon/ListChannelMessages' : `/v2/channels/${channelId}/messages`)) {
         held += 1;
         await gate;
       }
@@ -266,7 +308,7 @@ describe('resync that cannot fetch a window', () => {
     const { w, client, received, lifecycle, errors } = await loggedInAfterAMessage();
 
     // Every attempt of the window's refresh fails (FAST: 1 try + 3 retries).
-    w.emu.failHttp({ status: 503, count: 4, pathPrefix: `/v2/channels/${w.general}/messages` });
+    w.emu.failHttp({ status: 503, count: 4, pathPrefix: inProduction ? '/mezon.api.Mezon/ListChannelMessages' : `/v2/channels/${w.general}/messages` });
     const restarted = w.emu.restart({ downMs: 50 });
     w.emu.as(w.bob.id).send(w.general, 'lost with the session');
     await restarted;
@@ -283,7 +325,7 @@ describe('resync that cannot fetch a window', () => {
   it('still refreshes the windows when the clan list cannot be fetched, and reports that', async () => {
     const { w, client, lifecycle, errors } = await loggedInAfterAMessage();
 
-    w.emu.failHttp({ status: 503, count: 4, pathPrefix: '/v2/clans' });
+    w.emu.failHttp({ status: 503, count: 4, pathPrefix: CLANS.path });
     const restarted = w.emu.restart({ downMs: 50 });
     const lost = w.emu.as(w.bob.id).send(w.general, 'lost with the session');
     await restarted;
@@ -292,6 +334,28 @@ describe('resync that cannot fetch a window', () => {
     expect(errors.filter((e) => e.kind === 'connection')).toMatchObject([{ fatal: false, message: expect.stringContaining('the clans and channels') as unknown }]);
   });
 });
+
+/**
+ * Production's counterpart of moving the live socket onto a new token (it has no such op): the session is
+ * refreshed before the token expires, and the socket, which production does not tie to the token it opened
+ * with, stays up past that token's expiry and keeps delivering.
+ */
+async function outlivesTheOldToken(w: World, client: ServiceClient, seen: { received: ChannelMessage[]; lifecycle: LifecycleEvent[]; errors: ClanstreamError[] }, expiresAt: number, firstToken: string | undefined): Promise<void> {
+  await until(() => w.emu.wire.requests(SESSION_REFRESH.path).length > 0, 'the refresh before expiry', 5000);
+  const [refresh] = w.emu.wire.requests(SESSION_REFRESH.path);
+  expect(refresh).toMatchObject({ method: 'POST', status: 200 });
+  expect(refresh?.at).toBeLessThan(expiresAt * 1000);
+  // The emulator logs the refresh before its answer reaches the client.
+  await until(() => client.sessionManager.getSession()?.token !== firstToken, 'the refreshed session in the client');
+  await sleep(Math.max(0, expiresAt * 1000 + 1300 - Date.now()));
+  expect(seen.lifecycle.map((e) => e.type)).toEqual(['ready']);
+  expect(w.emu.wire.frames('connect')).toHaveLength(1);
+  expect(w.emu.wire.frames('token_refresh')).toEqual([]);
+  expect(seen.errors).toEqual([]);
+  expect(client.status).toBe('ready');
+  const sent = w.emu.as(w.alice.id).send(w.general, 'still here');
+  await until(() => seen.received.some((m) => m.message_id === sent.message_id), 'a message after the first expiry');
+}
 
 describe('refresh before expiry', () => {
   it('refreshes before the token expires, moves the live socket onto the new token, and stays connected', async () => {
@@ -302,6 +366,7 @@ describe('refresh before expiry', () => {
     const expiresAt = client.sessionManager.getSession()?.expires_at;
     const firstToken = client.sessionManager.getSession()?.token;
     if (expiresAt === undefined) throw new Error('the session has no expiry');
+    if (inProduction) return outlivesTheOldToken(w, client, { received, lifecycle, errors: [] }, expiresAt, firstToken);
 
     await until(() => w.emu.wire.frames('token_refresh').length > 0, 'token_refresh on the live socket', 5000);
     const [refresh] = w.emu.wire.requests('/v2/account/session/refresh');
@@ -324,6 +389,13 @@ describe('refresh before expiry', () => {
 
   it('tries token_refresh again when the gateway answers rate_limited, and the socket outlives the old token', async () => {
     const w = await t.world({ tokenTtlSeconds: 2 });
+    if (inProduction) {
+      // Production has no token_refresh to refuse: the socket outlives the old token without one.
+      const { client, received, lifecycle, errors } = await t.connected(w, { refreshMarginMs: 1000 });
+      const session = client.sessionManager.getSession();
+      if (session?.expires_at === undefined) throw new Error('the session has no expiry');
+      return outlivesTheOldToken(w, client, { received, lifecycle, errors }, session.expires_at, session.token);
+    }
     let refused = 0;
     // The first token_refresh is refused as rate limited, asking for 100 ms; the next reaches the emulator.
     const socket = tappedWebSocket({

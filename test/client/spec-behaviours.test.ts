@@ -10,6 +10,7 @@ import { ServiceApi, ServiceClient, Session, SessionManager, ValidationError, ty
 import { until } from '../helpers/client.js';
 import { thrownBy } from '../helpers/property.js';
 import { Tracker } from './support.js';
+import { requestsOf } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -59,7 +60,7 @@ describe('caches are updated before listeners (SPEC §6 rule 2)', () => {
     expect(seen).toEqual([{ clan: 'Clan B', channels: [other.welcome_channel_id, extra.channel_id].sort() }]);
     expect(order).toEqual([`added ${other.id}`, 'message right after']);
     // The clan's channels came from one listing; the gateway session joined the clan.
-    expect(w.emu.wire.requests(`/v2/clans/${other.id}/channels`)).toHaveLength(1);
+    expect(requestsOf(w.emu, { method: 'GET', path: `/v2/clans/${other.id}/channels` }, { method: 'ListChannelDescs', fields: { clan_id: other.id } })).toHaveLength(1);
     expect(w.emu.wire.frames('clan_join').filter((f) => (f.body as { clan_id?: string }).clan_id === other.id)).toHaveLength(1);
   });
 

@@ -4,10 +4,12 @@
  * record what a stream emitted.
  */
 import { createServer } from 'node:net';
+import { expect } from 'vitest';
 import type { Observable, Subscription } from 'rxjs';
-import { Events, type ChannelMessage, type ClanstreamError, type ClientConfigDto, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
+import { Events, UnsupportedError, type ChannelMessage, type ClanstreamError, type ClientConfigDto, type LifecycleEvent, type ServiceClient } from '../../src/index.js';
 import { startEmulator, type BotCredentials, type Emulator, type EmulatorAccount, type EmulatorOptions } from '../../src/emulator/index.js';
 import { clientFor } from '../helpers/client.js';
+import { emulatorConfig, PROTOCOL_UNDER_TEST, protocolConfig } from '../support/protocol-under-test.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -36,7 +38,7 @@ export class Tracker {
   private readonly closers: Array<() => unknown> = [];
 
   async world(options: EmulatorOptions = {}): Promise<World> {
-    const emu = await startEmulator(options);
+    const emu = await startEmulator({ ...emulatorConfig(), ...options });
     this.emulators.push(emu);
     const bot = emu.createBot({ username: 'bot', display_name: 'The Bot' });
     const alice = emu.createUser({ username: 'alice', display_name: 'Alice' });
@@ -54,7 +56,7 @@ export class Tracker {
 
   /** A client for the world's bot (or another account), closed after the test. */
   client(w: Pick<World, 'emu' | 'bot'>, overrides: Partial<ClientConfigDto> = {}, account: { botId: string; token: string } = w.bot): ServiceClient {
-    return this.track(clientFor(w.emu, account, { ...FAST, ...overrides }));
+    return this.track(clientFor(w.emu, account, { ...FAST, ...protocolConfig(w.emu), ...overrides }));
   }
 
   /**
@@ -127,4 +129,21 @@ export function countingFetch(): { fetch: typeof globalThis.fetch; calls: () => 
 export function fakeJwt(claims: Record<string, unknown>, signature = 'c2lnbmF0dXJlLW5vdC1jaGVja2Vk'): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.${signature}`;
+}
+
+/**
+ * An operation production has no equivalent for: it rejects with the typed
+ * UnsupportedError naming the operation, the protocol and why, and nothing
+ * went over HTTP.
+ */
+export async function expectUnsupported(w: Pick<World, 'emu'>, call: () => Promise<unknown>, operation: string): Promise<void> {
+  const before = w.emu.wire.requests().length;
+  const outcome = await call().then(
+    (value: unknown) => value,
+    (error: unknown) => error,
+  );
+  expect(outcome).toBeInstanceOf(UnsupportedError);
+  expect(outcome).toMatchObject({ kind: 'unsupported', operation, protocol: `production:${PROTOCOL_UNDER_TEST}` });
+  expect((outcome as UnsupportedError).message).toMatch(new RegExp(`^${operation} is not available over the production:${PROTOCOL_UNDER_TEST} protocol: .+`));
+  expect(w.emu.wire.requests().length).toBe(before);
 }

@@ -3,7 +3,7 @@ import type { ChannelMessage } from '../../events/payloads.js';
 import type { ApiMessageAttachment, ApiMessageMention, ApiMessageReaction, ApiMessageRef } from '../../model/content.js';
 import { MessageAttachmentSchema, MessageMentionSchema, MessageReactionSchema, MessageRefSchema } from '../../production/schema/sdk-2.8.37_pb.js';
 import type { ServedDialect } from './served-dialects.js';
-import type { Init } from './wire-values.js';
+import { emojiIdOnWire, type Init } from './wire-values.js';
 
 /**
  * A message's parts (reactions, mentions, attachments, references) as each
@@ -63,7 +63,7 @@ const reference = (r: ApiMessageRef): Init => ({
 /** The world keeps one entry per emoji with its senders; the wire lists one reaction per sender. */
 const reactions = (m: ChannelMessage): Init[] =>
   (m.reactions ?? []).flatMap((r: ApiMessageReaction) =>
-    r.sender_ids.map((senderId) => ({ emojiId: r.emoji_id, emoji: r.emoji, senderId, count: 1, channelId: m.channel_id, messageId: m.message_id, clanId: m.clan_id, mode: m.mode, isPublic: m.is_public })),
+    r.sender_ids.map((senderId) => ({ emojiId: emojiIdOnWire(r.emoji_id), emoji: r.emoji, senderId, count: 1, channelId: m.channel_id, messageId: m.message_id, clanId: m.clan_id, mode: m.mode, isPublic: m.is_public })),
   );
 
 export function messagePartsInit(m: ChannelMessage, dialect: ServedDialect): MessagePartsInit {

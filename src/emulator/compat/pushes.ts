@@ -4,7 +4,7 @@ import type { World } from '../world/world.js';
 import { notificationContent } from './notification-content.js';
 import { messagePartsInit } from './part-lists.js';
 import type { ServedDialect } from './served-dialects.js';
-import { channelDescription, contentText, jsonPart, profile, profileOf, timestamp, type Init } from './wire-values.js';
+import { channelDescription, contentText, emojiIdOnWire, jsonPart, profile, profileOf, timestamp, type Init } from './wire-values.js';
 
 /** What an envelope carries besides its `cid`: one request, answer or push, as an initialiser for the dialect's schema. */
 export interface EnvelopeMessage {
@@ -56,7 +56,7 @@ const TRANSLATORS: Translators = {
     case: 'messageReactionEvent',
     value: {
       id: r.id,
-      emojiId: r.emoji_id,
+      emojiId: emojiIdOnWire(r.emoji_id),
       emoji: r.emoji,
       senderId: r.sender_id,
       senderName: r.sender_name,

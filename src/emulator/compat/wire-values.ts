@@ -18,6 +18,9 @@ import type { ServedDialect } from './served-dialects.js';
 /** A message initialiser for whichever dialect's schema it is built with. */
 export type Init = Record<string, unknown>;
 
+/** An emoji id as production's int64 carries it: the world keeps a unicode emoji as its own id, which goes as 0 (no custom emoji). */
+export const emojiIdOnWire = (id: string | undefined): string => (id !== undefined && /^\d{1,19}$/.test(id) ? id : '0');
+
 /** A time as era A's Timestamp. */
 export const timestamp = (seconds: number): Timestamp => timestampFromMs(seconds * 1000);
 

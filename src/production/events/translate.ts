@@ -182,7 +182,7 @@ const TRANSLATORS: Translators = {
     as(fields(e, 'event_id* title description logo clan_id channel_id* channel_voice_id* address start_time_seconds end_time_seconds event_status action repeat_type creator_id* user_id* is_private')),
   notifications: (n) => ({
     notifications: n.notifications.map((item) =>
-      as({ ...fields(item, 'id* subject code sender_id* create_time_seconds persistent clan_id channel_id* channel_type topic_id* category'), content: new TextDecoder().decode(item.content) }),
+      as({ ...fields(item, 'id* subject code sender_id* create_time_seconds persistent clan_id channel_id* channel_type topic_id* category'), content: notificationText(new TextDecoder().decode(item.content)) }),
     ),
   }),
   quickMenuEvent: (q, ctx) => {
@@ -192,6 +192,16 @@ const TRANSLATORS: Translators = {
   },
   messageTypingEvent: (t) => as(fields(t, 'clan_id channel_id* sender_id* mode is_public sender_username sender_display_name topic_id*')),
 };
+
+/** Production's content is JSON text: plain text travels as a JSON string, read back as its words. */
+function notificationText(json: string): string {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? value : json;
+  } catch {
+    return json;
+  }
+}
 
 /** One push translated into its event's payload. */
 export function translatePush<C extends PushCase>(pushCase: C, message: PushMessages[C], ctx: TranslateContext): Translated<EventOfCase<C>> {

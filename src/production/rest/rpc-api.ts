@@ -54,12 +54,12 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   /** Calls one method (with the session's token unless `plain`); resolves with its decoded answer (camelCase), or an empty row. */
-  private async rpc(method: MethodName, request: Record<string, unknown>, plain = false): Promise<Row> {
+  private async rpc(method: MethodName, request: Record<string, unknown>, plain = false, idempotent = method.startsWith('List') || plain): Promise<Row> {
     const spec = (RPC_METHODS[this.dialect] as Record<string, RpcMethod>)[method]!;
     const body = encodeMessage(spec.request, request as never, `${method} request`);
     if (body instanceof ValidationError) throw body;
     const path = `/mezon.api.Mezon/${method}`;
-    const call = { method: 'POST' as const, route: `POST ${path}`, path, body, idempotent: method.startsWith('List') || plain };
+    const call = { method: 'POST' as const, route: `POST ${path}`, path, body, idempotent };
     const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl, [String(request.token)]) : this.authed<unknown>(call, PROTO));
     return this.read(call.route, method === 'SessionRefresh' ? this.sessionSchema : spec.answer, answer);
   }
@@ -127,7 +127,9 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   async createDmChannel(userIds: string[]): Promise<ApiChannelDescription> {
-    return channelOf(await this.rpc('CreateChannelDesc', { type: userIds.length === 1 ? DM_TYPE : GROUP_TYPE, userIds, channelPrivate: 1 }));
+    // A DM with one user is the same DM however often it is asked for: safe to repeat; every group call makes a new group.
+    const dm = userIds.length === 1;
+    return channelOf(await this.rpc('CreateChannelDesc', { type: dm ? DM_TYPE : GROUP_TYPE, userIds, channelPrivate: 1 }, false, dm));
   }
 
   protected async memberRows(clanId: string): Promise<Row[]> {
@@ -176,7 +178,9 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   async listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {
     const answer = await this.rpc('ListFriends', { ...wire(query, 'limit cursor'), state: friendStateNumber(query.state) });
     const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
-    return { friends: rowsOf(answer, 'friends', 'ListFriends').map(friendOf), ...(cursor ? { cursor } : {}) };
+    // An int32 state of 0 (accepted) cannot be told from "any state": the rows are filtered here too.
+    const friends = rowsOf(answer, 'friends', 'ListFriends').map(friendOf).filter((f) => query.state === undefined || f.state === query.state);
+    return { friends, ...(cursor ? { cursor } : {}) };
   }
 
   async addFriends(body: ApiFriendRequest): Promise<ApiOk> {
