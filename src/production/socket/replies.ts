@@ -110,6 +110,12 @@ const STATUS_CODES: Readonly<Record<string, GatewayErrorCode>> = {
   '429': 'rate_limited',
 };
 
+/** gRPC's code numbers (a socket RPC's raw answer carries one) that say more than "refused". */
+const RPC_CODES: Readonly<Record<number, GatewayErrorCode>> = { 5: 'not_found', 7: 'forbidden', 16: 'unauthenticated' };
+
+/** The gateway error code of a socket RPC refused with a gRPC code number. */
+export const rpcErrorCode = (code: number): GatewayErrorCode => RPC_CODES[code] ?? 'bad_request';
+
 /** An error envelope (case 12) as clanstream's gateway error. */
 export function gatewayError(value: Record<string, unknown> | undefined): GatewayErrorPayload {
   const code = num(value?.code);
