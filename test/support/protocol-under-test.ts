@@ -26,10 +26,14 @@ export const PROTOCOL_UNDER_TEST: ProtocolUnderTest = chosen();
 /** Whether this run speaks production (no resume, no idempotent resend, RPC REST). */
 export const inProduction: boolean = PROTOCOL_UNDER_TEST !== 'clanstream';
 
-/** What a client of this run adds to its config: production's protocol object, unpaced. */
-export function protocolConfig(): Partial<ClientConfigDto> {
+/**
+ * What a client of this run adds to its config: production's protocol
+ * object, unpaced. `emulatorUrl` points its media plays at that emulator
+ * (production posts them to a host of their own).
+ */
+export function protocolConfig(emulatorUrl?: string): Partial<ClientConfigDto> {
   if (PROTOCOL_UNDER_TEST === 'clanstream') return {};
-  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0 }) };
+  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0, ...(emulatorUrl ? { mediaUrl: `${emulatorUrl}/api/playmedia` } : {}) }) };
 }
 
 /** What an emulator of this run needs: its production front end. */
