@@ -166,9 +166,12 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
   }
 
   async listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {
-    const answer = await this.rpc('ListFriends', { ...wire(query, 'limit cursor'), state: friendStateNumber(query.state) });
+    const state = friendStateNumber(query.state);
+    const answer = await this.rpc('ListFriends', { ...wire(query, 'limit cursor'), state });
     const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
-    return { friends: rowsOf(answer, 'friends', 'ListFriends').map(friendOf), ...(cursor ? { cursor } : {}) };
+    // An int32 cannot say "unset": state 0 (friends) lists every entry, so the friends are picked here.
+    const friends = rowsOf(answer, 'friends', 'ListFriends').map(friendOf).filter((f) => state !== 0 || f.state === 'accepted');
+    return { friends, ...(cursor ? { cursor } : {}) };
   }
 
   async addFriends(body: ApiFriendRequest): Promise<ApiOk> {
