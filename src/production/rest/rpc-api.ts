@@ -140,7 +140,8 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     const list = get(answer, 'roles');
     const roles = list && typeof list === 'object' ? rowsOf(list, 'roles', 'ListRoles').map((r) => roleOf(r, clanId)) : [];
     const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
-    return { clan_id: clanId, roles: { roles }, ...(cursor ? { cursor } : {}) };
+    // Production's cursor is the response's; clanstream's callers read the list's next_cursor.
+    return { clan_id: clanId, roles: { roles, ...(cursor ? { next_cursor: cursor } : {}) }, ...(cursor ? { cursor } : {}) };
   }
 
   async updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {
