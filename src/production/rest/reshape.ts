@@ -1,4 +1,4 @@
-import { ProtocolError, ValidationError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
+import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
 import { field, isRecord, picked } from '../events/fields.js';
 import { idList, idText } from '../events/ids.js';
 
@@ -72,13 +72,15 @@ export function friendOf(row: Row): ApiFriend {
   return { user: userOf(isRecord(user) ? user : {}), state: FRIEND_STATES[num(row, 'state')] ?? 'accepted', update_time_seconds: num(row, 'update_time_seconds') };
 }
 
-/** Production's friend state number of a state clanstream names (the list filter); an unknown one is refused, never dropped. */
-export function friendStateNumber(state: string | undefined): number | undefined {
-  if (state === undefined || state === '') return undefined;
+/**
+ * Production's friend state number of a state clanstream names (the list
+ * filter). An unknown state is passed on as it is, for the request's encoding
+ * to refuse as a ValidationError naming the field, never dropped.
+ */
+export function friendStateNumber(state: string | undefined): number | string | undefined {
+  if (!state) return undefined;
   const index = (FRIEND_STATES as readonly string[]).indexOf(state);
-  if (index >= 0) return index;
-  if (Number.isInteger(Number(state))) return Number(state);
-  throw new ValidationError([{ path: 'state', message: `must be one of ${FRIEND_STATES.join(', ')}`, code: 'invalid' }], 'friend list');
+  return index >= 0 ? index : Number.isInteger(Number(state)) ? Number(state) : state;
 }
 
 /**
