@@ -1,5 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import { coreAsBrowserBundle } from './scripts/lib/core-as-browser-bundle.mjs';
+import { BROWSER_BUILD } from './src/emulator/console/browser-build.js';
 
 /** The package's entries (the CLI is built beside them, without declarations). */
 const LIBRARY_ENTRIES = {
@@ -15,6 +16,40 @@ const LIBRARY_ENTRIES = {
   // The same with the oldest dialect, sdk-2.8.33, which the main entry leaves out (its schema weighs on browsers).
   'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts',
 };
+
+/**
+ * What every file of dist/browser shares: one minified ES module each, built with the esbuild settings
+ * the emulator and the size benchmarks use too (BROWSER_BUILD), so the benchmarks measure what ships.
+ */
+const BROWSER_FILE = {
+  outDir: 'dist/browser',
+  format: ['esm'],
+  platform: BROWSER_BUILD.platform,
+  target: BROWSER_BUILD.target,
+  minify: BROWSER_BUILD.minify,
+  splitting: false,
+  dts: false,
+  clean: false,
+  esbuildPlugins: BROWSER_BUILD.plugins,
+  esbuildOptions(options) {
+    options.conditions = [...BROWSER_BUILD.conditions];
+  },
+} satisfies Options;
+
+/**
+ * The browser bundle (`clanstream/browser`): one self-contained, minified ES module.
+ * `platform: 'browser'` makes isomorphic-ws resolve to the browser's WebSocket; every dependency is
+ * bundled in (tsup leaves them external otherwise). bench/bundle.bench.ts builds this config to
+ * measure the file against the budget recorded in BENCHMARKS.md.
+ */
+export const CORE_BROWSER_FILE = {
+  ...BROWSER_FILE,
+  entry: { clanstream: 'src/index.ts' },
+  treeshake: true,
+  // The package ships no maps (package.json `files`): a map's URL in the file would point at nothing.
+  sourcemap: false,
+  noExternal: [/.*/],
+} satisfies Options;
 
 export default defineConfig([
   {
@@ -45,64 +80,31 @@ export default defineConfig([
     // source (see src/emulator/console/assets.ts); the built emulator serves dist/browser.
     external: ['esbuild'],
   },
-  {
-    // The browser bundle (`clanstream/browser`): one self-contained, minified ES module.
-    // `platform: 'browser'` makes isomorphic-ws resolve to the browser's WebSocket and ofetch
-    // to its fetch build; every dependency is bundled in (tsup leaves them external otherwise).
-    // bench/bundle.bench.ts measures it against the budget recorded in BENCHMARKS.md.
-    entry: { clanstream: 'src/index.ts' },
-    outDir: 'dist/browser',
-    format: ['esm'],
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    // Minified names would make errors read `e` instead of `RateLimitError`.
-    keepNames: true,
-    treeshake: true,
-    splitting: false,
-    sourcemap: true,
-    dts: false,
-    clean: false,
-    noExternal: [/.*/],
-  },
+  CORE_BROWSER_FILE,
   {
     // `clanstream/production` for browsers: one minified ES module that loads the library from the
     // browser bundle beside it (`./clanstream.js`): everything it shares with the core (errors, events,
     // the request layer) comes through src/production/core.ts, which becomes that import, so classes
     // stay the core's own. The protobuf runtime and the schemas are bundled in. Its size budget is
     // checked by bench/bundle.bench.ts and the package test.
+    ...BROWSER_FILE,
     entry: { production: 'src/production/index.ts', 'production-sdk-2.8.33': 'src/production/sdk-2.8.33/index.ts' },
-    outDir: 'dist/browser',
-    format: ['esm'],
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    // No keepNames: production defines no error class (its errors are the core bundle's), and names cost bytes.
     treeshake: true,
-    splitting: false,
-    sourcemap: true,
-    dts: false,
-    clean: false,
+    sourcemap: false,
     noExternal: [/.*/],
-    esbuildPlugins: [coreAsBrowserBundle()],
+    esbuildPlugins: [...BROWSER_FILE.esbuildPlugins, coreAsBrowserBundle()],
   },
   {
     // The emulator's web console script: loads the browser bundle above from `./clanstream.js`
     // at run time (the emulator serves both under /console/), so it stays small; Preact, which
     // draws it, is bundled in (a dev dependency: nothing is fetched at run time).
+    ...BROWSER_FILE,
     entry: { console: 'src/emulator/console/app/main.tsx' },
-    outDir: 'dist/browser',
-    format: ['esm'],
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    splitting: false,
     sourcemap: false,
-    dts: false,
-    clean: false,
     external: ['./clanstream.js'],
     noExternal: ['preact'],
     esbuildOptions(options) {
+      BROWSER_FILE.esbuildOptions(options);
       options.jsx = 'automatic';
       options.jsxImportSource = 'preact';
     },

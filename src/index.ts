@@ -20,9 +20,9 @@ export { EXCHANGE_LIMITS, type ExchangeLimits } from './api/exchange-limits.js';
  * The request layer `clanstream/production` shares with the library (its browser file imports it from this bundle).
  * @internal
  */
-export { HttpRequester, jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from './api/request.js';
+export { jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from './api/request.js';
 /** @internal */
-export { RestPacing } from './api/rest-pacing.js';
+export { SessionRequests } from './api/session-requests.js';
 
 // The protocol spoken: clanstream's own by default, or another through the same seam
 export * from './protocol/index.js';

@@ -1,13 +1,17 @@
 /**
- * Measuring what code weighs in a browser: bundled with esbuild as the
- * browser builds are (`BROWSER_BUILD`), gzipped at level 9 (node:zlib, what a
- * server sends), and where the minified bytes come from. Shared by the size
- * benchmarks.
+ * Measuring what code weighs in a browser: a shipped file built by tsup with
+ * its config, or code bundled with esbuild as the browser builds are
+ * (`BROWSER_BUILD`); gzipped at level 9 (node:zlib, what a server sends), and
+ * where the minified bytes come from. Shared by the size benchmarks.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { BROWSER_BUILD } from '../../src/emulator/console/assets.js';
+import { build as tsupBuild, type Options } from 'tsup';
+import { BROWSER_BUILD } from '../../src/emulator/console/browser-build.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -31,7 +35,7 @@ export async function browserBundle(options: BundleOptions): Promise<{ code: Uin
     minify: options.minify,
     ...('file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { contents: options.entry.contents, resolveDir: ROOT, loader: 'ts' } }),
     external: options.external ?? [],
-    plugins: options.plugins ?? [],
+    plugins: [...BROWSER_BUILD.plugins, ...(options.plugins ?? [])],
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -39,6 +43,22 @@ export async function browserBundle(options: BundleOptions): Promise<{ code: Uin
   const output = result.outputFiles[0];
   if (!output) throw new Error('esbuild produced no bundle');
   return { code: output.contents, metafile: result.metafile };
+}
+
+/**
+ * One file of a tsup config (tsup.config.ts), built as `npm run build` builds it (esbuild, then tsup's
+ * tree-shaking pass) into a temporary folder: the bytes that ship, and esbuild's account of them.
+ */
+export async function shippedFile(config: Options & { entry: Record<string, string> }, name: string): Promise<{ code: Uint8Array; metafile: Metafile }> {
+  const outDir = await mkdtemp(join(tmpdir(), 'clanstream-size-'));
+  try {
+    const entry = Object.fromEntries(Object.entries(config.entry).map(([key, path]) => [key, resolve(ROOT, path)]));
+    await tsupBuild({ ...config, entry, outDir, metafile: true, silent: true, config: false });
+    const metafile = JSON.parse(await readFile(join(outDir, 'metafile-esm.json'), 'utf8')) as Metafile;
+    return { code: await readFile(join(outDir, name)), metafile };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
 }
 
 export const gzip = (code: Uint8Array): number => gzipSync(code, { level: 9 }).byteLength;

@@ -32,10 +32,11 @@ export function coreAsBrowserBundle() {
       // …and write frames with a toBinary of a few lines (src/production/wire/lean-to-binary.ts).
       build.onResolve({ filter: /^@bufbuild\/protobuf(\/wire)?$/ }, (args) => {
         if (args.importer === envelopeCodec && args.path === '@bufbuild/protobuf') return { path: leanProtobuf };
-        // The descriptor reader runs while the schemas' modules load: it takes the registry and the wire reader
-        // from their own modules, whose imports lead back to no schema (the package's index would, through
-        // its JSON and well-known-type modules, and a schema would then load before the reader).
-        if (args.importer === embeddedFile) return { path: resolve(protobufDist, args.path === '@bufbuild/protobuf' ? 'registry.js' : 'wire/binary-encoding.js') };
+        // The descriptor reader runs while the schemas' modules load: it takes the wire reader from its own
+        // module, whose imports lead back to no schema (the package's index would, through its JSON and
+        // well-known-type modules, and a schema would then load before the reader). Its registry is its own
+        // (src/production/wire/lean-registry.ts).
+        if (args.importer === embeddedFile && args.path === '@bufbuild/protobuf/wire') return { path: resolve(protobufDist, 'wire/binary-encoding.js') };
         return undefined;
       });
       build.onResolve({ filter: /codegenv2\/file\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/].*[\\/]wkt[\\/]/.test(args.importer) ? { path: embeddedFile } : undefined));

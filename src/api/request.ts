@@ -184,7 +184,7 @@ function queryString(query: RequestSpec['query']): string {
 
 /**
  * Runs requests: each attempt is aborted when it takes longer than the
- * timeout; network errors, timeouts and 5xx of idempotent requests are
+ * timeout; network errors, timeouts and 5xx (but 501) of idempotent requests are
  * retried with exponential backoff and full jitter; 429 waits `Retry-After`.
  * Every answer is read as bytes up to `limits.maxAnswerBytes` (decompressed)
  * and then decoded; redirects are followed within the request's origin only
@@ -255,8 +255,9 @@ export class HttpRequester {
       this.options.debug?.({ topic: 'ratelimit', type: 'rate_limit_wait', source: 'http', route: spec.route, waitMs: wait });
       return timer(wait, scheduler);
     }
-    // No answer, or a server error: worth another try. A refused redirect or an oversized answer would only repeat.
-    const transient = error.code === 'network_error' || error.code === 'timeout' || (error.status >= 500 && error.code !== 'answer_too_large');
+    // No answer, or a server error: worth another try. A refused redirect, an oversized answer or a 501 (the server
+    // does not implement the call) would only repeat.
+    const transient = error.code === 'network_error' || error.code === 'timeout' || (error.status >= 500 && error.status !== 501 && error.code !== 'answer_too_large');
     return transient && spec.idempotent ? timer(backoffDelay(attempt - 1, this.options, this.options.random), scheduler) : throwError(() => error);
   }
 

@@ -22,14 +22,13 @@ import type {
   ServiceUpdateRoleBody,
 } from '../model/api.js';
 import type { ChannelMessage } from '../events/payloads.js';
-import { ApiError } from '../errors/api-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { INSPECT } from '../util/inspect.js';
 import type { AuthRecovery, PageQuery, PlatformApi } from './platform-api.js';
 import { checkAnswer, type AnswerShape } from './answer-check.js';
 import { ANSWER_SHAPES as A } from './answer-shapes.js';
-import { HttpRequester, type HttpMethod, type RequestOptions, type RequestSpec, type RequestTarget } from './request.js';
-import { RestPacing } from './rest-pacing.js';
+import type { HttpMethod, RequestOptions, RequestSpec, RequestTarget } from './request.js';
+import { SessionRequests } from './session-requests.js';
 
 export type { AuthRecovery, PageQuery } from './platform-api.js';
 
@@ -57,49 +56,40 @@ const enc = encodeURIComponent;
  * requests run concurrently.
  */
 export class ServiceApi implements PlatformApi {
-  private readonly requester: HttpRequester;
-  private readonly pacing: RestPacing | undefined;
-  private apiUrl: string | undefined;
-  #bearer: string | undefined;
-  #recovery: AuthRecovery | undefined;
+  private readonly http: SessionRequests;
 
   constructor(private readonly options: ServiceApiOptions) {
-    this.requester = new HttpRequester(options);
-    if (options.minIntervalMs) this.pacing = new RestPacing(options.minIntervalMs, options.scheduler);
+    this.http = new SessionRequests(options);
   }
 
   /** Ends every request in flight with a ClosedError (the client is closing); no retry or timeout of theirs remains. */
   cancelAll(): void {
-    this.pacing?.cancelAll();
-    this.requester.cancelAll();
+    this.http.cancelAll();
   }
 
   /** Sends a request once its turn comes (at once unless requests are paced). */
-  private async send<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
-    const turn = this.pacing?.turn(spec.route);
-    if (turn) await turn;
-    return this.requester.request<T>(spec, target);
+  private send<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
+    return this.http.send<T>(spec, target);
   }
 
   /** Base URL of the next request: the session's `api_url` once known, the login base before. */
   get baseUrl(): string {
-    return this.apiUrl ?? this.options.basePath;
+    return this.http.apiUrl ?? this.options.basePath;
   }
 
   /** Uses a session's token and API URL from now on (undefined forgets them). */
   useSession(session: { token: string; api_url?: string } | undefined): void {
-    this.#bearer = session?.token;
-    this.apiUrl = session?.api_url;
+    this.http.useSession(session);
   }
 
   /** Sets what runs when a bearer request gets a 401: if it resolves true the request is retried once with the new token (undefined turns recovery off). */
   onTokenExpired(recovery: AuthRecovery | undefined): void {
-    this.#recovery = recovery;
+    this.http.onTokenExpired(recovery);
   }
 
   /** A secret-free description. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, authenticated: this.#bearer !== undefined };
+    return { baseUrl: this.baseUrl, authenticated: this.http.authenticated };
   }
 
   /** What `util.inspect` and `console.log` show: the base URL and whether a token is set, never the token. */
@@ -109,7 +99,7 @@ export class ServiceApi implements PlatformApi {
 
   /** Where the next request goes, and the setting that chose it. */
   private target(headers: Record<string, string> = {}, base: 'login' | 'session' = 'session'): RequestTarget {
-    const login = base === 'login' || this.apiUrl === undefined;
+    const login = base === 'login' || this.http.apiUrl === undefined;
     return { baseUrl: login ? this.options.basePath : this.baseUrl, headers, setting: login ? (this.options.basePathSetting ?? '`basePath`') : SESSION_API_URL };
   }
 
@@ -125,22 +115,8 @@ export class ServiceApi implements PlatformApi {
 
   private async call<T>(method: HttpMethod, route: string, path: string, shape: AnswerShape, extra: Partial<RequestSpec> = {}): Promise<T> {
     const spec: RequestSpec = { method, route: `${method} ${route}`, path, idempotent: method !== 'POST', ...extra };
-    let sentWith: string | undefined;
-    const target = () => {
-      sentWith = this.#bearer;
-      return this.target(sentWith ? { authorization: `Bearer ${sentWith}` } : {});
-    };
-    let answer: unknown;
-    try {
-      answer = await this.send<unknown>(spec, target);
-    } catch (error) {
-      // An expired or refused session token is renewed once (refresh, else the API key), then the request is retried.
-      if (!(error instanceof ApiError && error.status === 401 && this.#recovery)) throw error;
-      // Another request may have refreshed already: only refresh when the token that expired is still the current one.
-      if (sentWith === this.#bearer && !(await this.#recovery())) throw error;
-      answer = await this.send<unknown>(spec, target);
-    }
-    return this.checked<T>(spec.route, shape, Promise.resolve(answer));
+    // An expired or refused session token is renewed once (refresh, else the API key), then the request goes again.
+    return this.checked<T>(spec.route, shape, this.http.authed<unknown>(spec, (authorization) => this.target(authorization)));
   }
 
   // ---- authentication (no bearer) ----

@@ -5,7 +5,7 @@ import { GatewayServer } from './gateway/server.js';
 import { Hub } from './gateway/hub.js';
 import { HttpFaults, type HttpFault } from './http/faults.js';
 import { Router, type HttpServices } from './http/router.js';
-import type { CompatFrontEnd } from './compat/index.js';
+import type { CompatFrontEnd, RefusableCall, RefusalStatus } from './compat/index.js';
 import { authRoutes } from './http/routes/auth.js';
 import { channelRoutes } from './http/routes/channels.js';
 import { clanRoutes } from './http/routes/clans.js';
@@ -219,6 +219,20 @@ export class Emulator extends WorldControls {
     if (!this.compat) throw new Error('refreshSessions needs the production protocol: start the emulator with compat: true');
     if (userId !== undefined) this.ctx.world.user(userId);
     return this.compat.refreshSessions(userId);
+  }
+
+  /**
+   * Makes the production front end refuse user-client calls to bots, as the
+   * platform may (whether it lets a bot token call them is not known
+   * offline): `ListClanUsers` (members) and `ListChannelMessages` (history),
+   * over the RPCs and era A's JSON paths alike, answered with `status` (403
+   * permission denied, 404, 501 not implemented). Users are still served.
+   * Replaces the refusals set before; no calls serves everything again.
+   * Needs `compat`.
+   */
+  refuseBotCalls(calls: readonly RefusableCall[], status: RefusalStatus = 403): void {
+    if (!this.compat) throw new Error('refuseBotCalls needs the production protocol: start the emulator with compat: true');
+    this.compat.refuseBotCalls(calls, status);
   }
 
   /** Changes the lifetime of tokens issued from now on. */

@@ -14,6 +14,7 @@ export { EmulatorError } from './errors.js';
 export { FAULT_LIMITS, type FaultDuration } from './fault-limits.js';
 export { UserActor, type ButtonClickInput, type DropdownSelectInput, type ContentInput, type SendOptions, type ReactionInput } from './actions/user-actor.js';
 export type { HttpFault } from './http/faults.js';
+export type { RefusableCall, RefusalStatus } from './compat/bot-refusals.js';
 export type { WireEntry, WireLog } from './wire-log.js';
 export type { EventDelivery } from './gateway/hub.js';
 export type { TransactionRecord } from './ledger/ledger.js';

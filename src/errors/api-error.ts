@@ -1,6 +1,7 @@
 import type { ApiErrorCode } from '../model/api.js';
 import { redactFields, redactTokensInUrls } from '../util/redact.js';
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /**
  * Why an HTTP request failed, besides the server's own {@link ApiErrorCode}s: no answer came
@@ -11,6 +12,10 @@ export type ApiFailureCode = ApiErrorCode | 'network_error' | 'timeout' | 'answe
 
 /** An HTTP request failed: the server answered with an error, or it could not be reached. */
 export class ApiError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'ApiError');
+  }
+
   readonly kind = 'api' as const;
   /** HTTP status, or 0 when no response arrived. */
   readonly status: number;

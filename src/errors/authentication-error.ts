@@ -1,7 +1,12 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** Credentials were refused: a wrong API key, or a session that can no longer be refreshed. */
 export class AuthenticationError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'AuthenticationError');
+  }
+
   readonly kind = 'authentication' as const;
   readonly status: number;
 

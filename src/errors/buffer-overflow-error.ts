@@ -1,7 +1,12 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** A consumer fell too far behind a stream; the iteration stops rather than lose values. */
 export class BufferOverflowError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'BufferOverflowError');
+  }
+
   readonly kind = 'overflow' as const;
   readonly limit: number;
 

@@ -1,3 +1,5 @@
+import { nameErrorClass } from './error-name.js';
+
 /** Discriminant of every error clanstream raises. */
 export type ErrorKind =
   | 'validation'
@@ -27,6 +29,10 @@ export const CLANSTREAM_ERROR_BRAND: unique symbol = Symbol.for('clanstream.erro
  * over `error.kind` narrows to the concrete class.
  */
 export abstract class ClanstreamError extends Error {
+  static {
+    nameErrorClass(this, 'ClanstreamError');
+  }
+
   abstract readonly kind: ErrorKind;
 
   /** The error's kind, under the brand that `isClanstreamError()` reads. */

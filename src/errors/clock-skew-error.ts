@@ -1,4 +1,5 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /**
  * Session tokens arrive already expired by this host's clock: this host's
@@ -7,6 +8,10 @@ import { ClanstreamError } from './clanstream-error.js';
  * on a backoff instead of at once; fix the clock (NTP) to end it.
  */
 export class ClockSkewError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'ClockSkewError');
+  }
+
   readonly kind = 'clock_skew' as const;
   /** How far this host's clock is ahead of the server's, in ms (estimated; a lower bound when `exact` is false). */
   readonly skewMs: number;

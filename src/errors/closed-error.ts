@@ -1,4 +1,5 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /**
  * What became of an operation that was cut short: `not_performed` when it
@@ -9,6 +10,10 @@ export type ClosedOutcome = 'not_performed' | 'unknown';
 
 /** The operation could not finish: the client was closed (or another stated reason, such as not being logged in). */
 export class ClosedError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'ClosedError');
+  }
+
   readonly kind = 'closed' as const;
 
   readonly operation: string;

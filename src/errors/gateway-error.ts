@@ -1,9 +1,14 @@
 import type { GatewayErrorCode } from '../gateway/protocol.js';
 import { redactFields, redactTokensInUrls } from '../util/redact.js';
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** The server answered a gateway request with an error reply. */
 export class GatewayError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'GatewayError');
+  }
+
   readonly kind = 'gateway' as const;
   readonly code: GatewayErrorCode;
   readonly op: string;

@@ -1,7 +1,12 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** A user listener threw or rejected. Other listeners and the stream carry on. */
 export class ListenerError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'ListenerError');
+  }
+
   readonly kind = 'listener' as const;
   readonly event: string;
 

@@ -1,8 +1,13 @@
 import { redactTokensInUrls } from '../util/redact.js';
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** A frame from the server could not be understood. The connection keeps going. */
 export class ProtocolError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'ProtocolError');
+  }
+
   readonly kind = 'protocol' as const;
   /** A short, secret-free excerpt of the offending frame. */
   readonly excerpt: string;

@@ -1,7 +1,12 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** The outbox is full; the action was not queued. */
 export class QueueFullError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'QueueFullError');
+  }
+
   readonly kind = 'queue_full' as const;
   readonly capacity: number;
 

@@ -1,7 +1,12 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** The server asked us to slow down and the retry budget is spent. */
 export class RateLimitError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'RateLimitError');
+  }
+
   readonly kind = 'rate_limit' as const;
   readonly retryAfterMs: number;
   readonly route: string;

@@ -1,4 +1,5 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /**
  * The protocol the client speaks cannot perform the operation (a lookup it
@@ -6,6 +7,10 @@ import { ClanstreamError } from './clanstream-error.js';
  * again will not help.
  */
 export class UnsupportedError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'UnsupportedError');
+  }
+
   readonly kind = 'unsupported' as const;
   /** What was asked, e.g. `getUser` or `clan_leave`. */
   readonly operation: string;

@@ -1,4 +1,5 @@
 import { ClanstreamError } from './clanstream-error.js';
+import { nameErrorClass } from './error-name.js';
 
 /** One thing wrong with an input, at a dotted path such as `content.mk[0].e`. */
 export interface ValidationIssue {
@@ -13,6 +14,10 @@ const MESSAGE_ISSUES = 3;
 
 /** Input was refused before anything was sent. */
 export class ValidationError extends ClanstreamError {
+  static {
+    nameErrorClass(this, 'ValidationError');
+  }
+
   readonly kind = 'validation' as const;
   readonly issues: readonly ValidationIssue[];
 

@@ -1,3 +1,4 @@
+import { isRecord } from '../validation/issues.js';
 /**
  * The fields a client relies on in each reply op. A reply without them is
  * a malformed frame: the request it answers fails with a ProtocolError
@@ -5,7 +6,6 @@
  */
 type Check = (payload: Record<string, unknown>) => string | undefined;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 

@@ -1,15 +1,10 @@
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
 import { EButtonMessageStyle } from './enums.js';
 import { INTERACTIVE_LIMITS } from './limits.js';
+import { Issues, isRecord } from '../validation/issues.js';
 
 /** Small checks shared by the builders; each adds issues at a path instead of throwing. */
-export class Checks {
-  readonly list: ValidationIssue[] = [];
-
-  add(path: string, message: string, code: ValidationIssue['code'] = 'invalid'): void {
-    this.list.push({ path, message, code });
-  }
-
+export class Checks extends Issues {
   /** Adds issues found elsewhere under a path prefix (`components[2]` + `id` → `components[2].id`). */
   nest(prefix: string, issues: readonly ValidationIssue[]): void {
     for (const issue of issues) this.list.push({ ...issue, path: joinPath(prefix, issue.path) });
@@ -92,10 +87,6 @@ export class Checks {
       else first.set(value, path);
     }
   }
-
-  throwIfAny(subject: string): void {
-    if (this.list.length > 0) throw new ValidationError(this.list, subject);
-  }
 }
 
 const BUTTON_STYLES: ReadonlySet<number> = new Set(Object.values(EButtonMessageStyle).filter((v): v is number => typeof v === 'number'));
@@ -124,10 +115,8 @@ export function isWellFormed(value: string): boolean {
   return !LONE_SURROGATE.test(value);
 }
 
-/** Whether a value is a non-null object that is not an array (a JSON object, or a builder). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Whether a value is a non-null object that is not an array (a JSON object, or a builder): the library's one such guard. */
+export { isRecord };
 
 /**
  * A value as text, for a message or an excerpt; never throws. Strings are

@@ -1,4 +1,5 @@
 import { ClosedError } from '../errors/closed-error.js';
+import { nameErrorClass } from '../errors/error-name.js';
 
 /**
  * The message a collector or an await was watching was deleted, so no more
@@ -6,6 +7,10 @@ import { ClosedError } from '../errors/closed-error.js';
  * ended before it could finish.
  */
 export class MessageDeletedError extends ClosedError {
+  static {
+    nameErrorClass(this, 'MessageDeletedError');
+  }
+
   readonly messageId: string;
 
   constructor(operation: string, messageId: string) {

@@ -8,5 +8,5 @@
 export * from '../index.js';
 // The core entry exports these too, marked internal (kept out of its declarations): named here for the
 // declarations of this entry.
-export { HttpRequester, jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from '../api/request.js';
-export { RestPacing } from '../api/rest-pacing.js';
+export { jsonOrText, type HttpMethod, type RequestSpec, type RequestTarget } from '../api/request.js';
+export { SessionRequests } from '../api/session-requests.js';

@@ -7,19 +7,20 @@ import type { RequestStyle } from './socket/requests.js';
 
 /**
  * What production can do (docs/guides/connecting-to-the-platform.md, "What
- * differs"): no resume, no idempotency keys, no socket token move, no lookups
- * by id, no member list or history a bot is known to be allowed; a fresh
- * session joins the DM space, clan "0".
+ * differs"): no resume, no idempotency keys, no socket token move, no lookup
+ * of a clan or user by id; members, history and a message by id come from
+ * user-client routes the platform may refuse a bot (an UnsupportedError
+ * then); a fresh session joins the DM space, clan "0".
  */
 const PRODUCTION_CAN: ProtocolCapabilities = Object.freeze({
   resume: false,
   idempotentWrites: false,
   socketTokenMove: false,
-  memberList: false,
-  history: false,
+  memberList: true,
+  history: true,
   userLookup: false,
   clanLookup: false,
-  messageLookup: false,
+  messageLookup: true,
   dmSpaceJoin: true,
 });
 

@@ -1,12 +1,14 @@
 import type { ScaleRedis } from './redis-client.js';
 import type { SchedulerLike } from 'rxjs';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
-import { ApiError } from '../errors/api-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ServiceClient } from '../client/service-client.js';
 import { ProtocolError } from '../errors/protocol-error.js';
+import type { GatewayRequestOp } from '../gateway/protocol.js';
+import { IDEMPOTENT_OPS } from '../outbound/outbox.js';
 import { isRecord } from '../validation/issues.js';
+import { atMostOnce, TRANSFER_ONCE, writeOnce, type AtMostOnceRule } from './at-most-once.js';
 import { decodeCommand, isRemoteApiMethod, isRemoteOp, type CommandEntry, type RefusedCommand, type RemoteApiMethod } from './commands.js';
 import { isMissingGroup } from './data-epoch.js';
 import { excerpt } from './event-entry.js';
@@ -39,6 +41,12 @@ export interface CommandExecutorOptions {
   readonly onMissing: (why: string) => Promise<void>;
   /** A token bucket in Redis that outbox actions also wait for, shared by every gateway given the same key. */
   readonly sharedRateLimit?: SharedRateLimit;
+  /**
+   * Whether the client's protocol stores a write once per idempotency key
+   * (clanstream's does; production's has no keys). Without, a write is sent
+   * at most once per key: its repetition gets the first attempt's outcome.
+   */
+  readonly idempotentWrites: boolean;
 }
 
 /** A rate limit kept in Redis (a Lua token bucket, on the server's clock) for several gateways at once. */
@@ -243,7 +251,7 @@ export class CommandExecutor {
       case 'op':
         if (!isRemoteOp(command.name)) return refuse('name', `"${excerpt(command.name)}" is not an action a worker may ask for`);
         if (!isRecord(body)) return refuse('body', 'must be an object');
-        return client.outbox.enqueue(command.name, body as never);
+        return this.outboxAction(command, command.name, body);
       case 'api': {
         if (!isRemoteApiMethod(command.name) || !Array.isArray(body)) return refuse('name', `"${excerpt(command.name)}" is not a REST call a worker may make`);
         const api = client.api as unknown as Record<RemoteApiMethod, (...args: unknown[]) => Promise<unknown>>;
@@ -254,22 +262,23 @@ export class CommandExecutor {
         return client.createDMchannel(body);
       case 'token':
         if (!isRecord(body)) return refuse('body', 'must be a transfer request');
-        return this.transferOnce(command, body);
+        // A gateway that died after submitting a transfer and before recording its result leaves its outcome unknown.
+        return this.once(command, TRANSFER_ONCE, () => client.sendToken(body as unknown as Parameters<ServiceClient['sendToken']>[0]));
     }
   }
 
-  /**
-   * A transfer is not idempotent on the token network: a gateway that died
-   * after submitting it and before recording the result leaves its outcome
-   * unknown. A second attempt with the same key is refused, never sent twice.
-   */
-  private async transferOnce(command: CommandEntry, request: unknown): Promise<unknown> {
-    const { redis, keys, doneTtlMs } = this.options;
-    const first = await redis.set(`${keys.done(command.key)}:started`, '1', 'PX', doneTtlMs, 'NX');
-    if (first === null) {
-      throw new ApiError({ status: 409, code: 'conflict', message: 'a transfer with this idempotency key was started before and its outcome is unknown; check the ledger before sending it again', route: 'sendToken' });
-    }
-    return this.options.client.sendToken(request as Parameters<ServiceClient['sendToken']>[0]);
+  /** An action through the client's outbox; a write the platform cannot deduplicate goes out at most once per key. */
+  private outboxAction(command: CommandEntry, op: GatewayRequestOp, payload: Record<string, unknown>): Promise<unknown> {
+    const enqueue = () => this.options.client.outbox.enqueue(op, payload as never);
+    // Resent after a first attempt that was lost, such a write could be stored twice. Marks are answered
+    // in the order they were asked for (one connection), so marked writes keep the stream's order.
+    if (!this.options.idempotentWrites && IDEMPOTENT_OPS.has(op)) return this.once(command, writeOnce(op), enqueue);
+    return enqueue();
+  }
+
+  /** Runs a command at most once per idempotency key (see atMostOnce). */
+  private once(command: CommandEntry, rule: AtMostOnceRule, run: () => Promise<unknown>): Promise<unknown> {
+    return atMostOnce(this.options.redis, `${this.options.keys.done(command.key)}:started`, this.options.doneTtlMs, rule, run);
   }
 
   /**

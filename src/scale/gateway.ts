@@ -10,6 +10,7 @@ import type { ClanstreamError } from '../errors/clanstream-error.js';
 import { ConnectionError } from '../errors/connection-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ResumePoint } from '../gateway/connection.js';
+import { resolveProtocol } from '../protocol/protocol-check.js';
 import { redactingLogger, silentLogger, type Logger } from '../util/logger.js';
 import { SecretRedactor } from '../util/redact.js';
 import { CommandExecutor, type ExecutorStats, type SharedRateLimit } from './command-executor.js';
@@ -357,6 +358,8 @@ export class ScaleGateway {
       scheduler: this.scheduler,
       report: (error) => this.report(error),
       onMissing: (why) => this.recovery.run(why),
+      // The client validated the setting when it was made: this reads what it speaks.
+      idempotentWrites: resolveProtocol(this.options.config.protocol, []).can.idempotentWrites,
       ...(this.options.sharedRateLimit ? { sharedRateLimit: this.options.sharedRateLimit } : {}),
     });
     this.executor.start();

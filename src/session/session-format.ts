@@ -1,4 +1,5 @@
 import type { ApiSession } from '../model/api.js';
+import { isRecord } from '../validation/issues.js';
 
 /** What a session takes from its token's claims. */
 export interface SessionClaims {
@@ -19,7 +20,6 @@ export interface SessionFormat {
   readonly claims: ClaimReader;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Claims as clanstream's tokens carry them: `uid`, `usn`, `vars` (docs/PROTOCOL.md §2.3). */
 export const clanstreamClaims: ClaimReader = (claims) => {

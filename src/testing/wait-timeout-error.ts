@@ -1,10 +1,15 @@
 import { TimeoutError } from '../errors/timeout-error.js';
+import { nameErrorClass } from '../errors/error-name.js';
 
 /**
  * A wait of the test kit ended without what it waited for: it names what was
  * awaited and lists what arrived instead (the last few values, secrets masked).
  */
 export class WaitTimeoutError extends TimeoutError {
+  static {
+    nameErrorClass(this, 'WaitTimeoutError');
+  }
+
   /** What the wait was for, e.g. "a message from clanbot". */
   readonly awaited: string;
   /** Descriptions of the values that arrived meanwhile and did not match (the last few). */

@@ -23,6 +23,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Checks an optional list field item by item: `path: must be an array` when it is not one,
+ * `path[i]: must be an object` for an item that is not, and `check` reads each other item.
+ */
+export function eachRecord(issues: Issues, path: string, value: unknown, check: (item: Record<string, unknown>, itemPath: string) => void): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) return issues.add(path, 'must be an array');
+  value.forEach((item, i) => {
+    const itemPath = `${path}[${i}]`;
+    if (isRecord(item)) check(item, itemPath);
+    else issues.add(itemPath, 'must be an object');
+  });
+}
+
 export function isInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);
 }

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { EMessageComponentType } from '../interactive/enums.js';
-import { Issues, isInteger, isNonEmptyString, isRecord, jsonText, optionalOfType } from './issues.js';
+import { eachRecord, Issues, isInteger, isNonEmptyString, isRecord, jsonText, optionalOfType } from './issues.js';
 import { MESSAGE_LIMITS } from './limits.js';
 import { checkRangeArray } from './ranges.js';
 
@@ -84,31 +84,15 @@ function isEmptyMessage(content: Record<string, unknown>, attachments: unknown):
 }
 
 function checkEmbeds(issues: Issues, embeds: unknown): void {
-  if (embeds === undefined) return;
-  if (!Array.isArray(embeds)) {
-    issues.add('content.embed', 'must be an array');
-    return;
-  }
-  embeds.forEach((embed, i) => {
-    const path = `content.embed[${i}]`;
-    if (!isRecord(embed)) {
-      issues.add(path, 'must be an object');
-      return;
-    }
+  eachRecord(issues, 'content.embed', embeds, (embed, path) => {
     for (const key of ['title', 'url', 'description', 'timestamp']) optionalOfType(issues, embed, key, path, 'string');
     if (embed.color !== undefined && typeof embed.color !== 'string' && typeof embed.color !== 'number') {
       issues.add(`${path}.color`, 'must be a "#rrggbb" string or a number');
     }
-    if (embed.fields !== undefined) {
-      if (!Array.isArray(embed.fields)) issues.add(`${path}.fields`, 'must be an array');
-      else
-        embed.fields.forEach((field, j) => {
-          const fieldPath = `${path}.fields[${j}]`;
-          if (!isRecord(field)) return issues.add(fieldPath, 'must be an object');
-          if (typeof field.name !== 'string') issues.add(`${fieldPath}.name`, 'must be a string');
-          if (typeof field.value !== 'string') issues.add(`${fieldPath}.value`, 'must be a string');
-        });
-    }
+    eachRecord(issues, `${path}.fields`, embed.fields, (field, fieldPath) => {
+      if (typeof field.name !== 'string') issues.add(`${fieldPath}.name`, 'must be a string');
+      if (typeof field.value !== 'string') issues.add(`${fieldPath}.value`, 'must be a string');
+    });
   });
 }
 
@@ -139,14 +123,7 @@ function checkComponentRows(issues: Issues, rows: unknown): void {
 }
 
 function checkAttachments(issues: Issues, attachments: unknown): void {
-  if (attachments === undefined) return;
-  if (!Array.isArray(attachments)) {
-    issues.add('attachments', 'must be an array');
-    return;
-  }
-  attachments.forEach((a, i) => {
-    const path = `attachments[${i}]`;
-    if (!isRecord(a)) return issues.add(path, 'must be an object');
+  eachRecord(issues, 'attachments', attachments, (a, path) => {
     if (!isNonEmptyString(a.url)) issues.add(`${path}.url`, 'must be a non-empty string');
     if (!isNonEmptyString(a.filetype)) issues.add(`${path}.filetype`, 'must be a non-empty string');
     optionalOfType(issues, a, 'filename', path, 'string');
@@ -159,14 +136,7 @@ function checkAttachments(issues: Issues, attachments: unknown): void {
 }
 
 function checkReferences(issues: Issues, references: unknown): void {
-  if (references === undefined) return;
-  if (!Array.isArray(references)) {
-    issues.add('references', 'must be an array');
-    return;
-  }
-  references.forEach((ref, i) => {
-    const path = `references[${i}]`;
-    if (!isRecord(ref)) return issues.add(path, 'must be an object');
+  eachRecord(issues, 'references', references, (ref, path) => {
     if (!isNonEmptyString(ref.message_ref_id)) issues.add(`${path}.message_ref_id`, 'must be a non-empty string');
     optionalOfType(issues, ref, 'content', path, 'string');
   });

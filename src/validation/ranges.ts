@@ -1,4 +1,4 @@
-import { isInteger, isRecord, type Issues } from './issues.js';
+import { eachRecord, isInteger, type Issues } from './issues.js';
 
 export interface RangeRules {
   /** Require `s` (otherwise a missing `s` means 0, as the platform treats it). */
@@ -40,17 +40,7 @@ export function checkRangeArray(
   rules: RangeRules,
   checkElement?: (element: Record<string, unknown>, elementPath: string) => void,
 ): void {
-  if (value === undefined) return;
-  if (!Array.isArray(value)) {
-    issues.add(path, 'must be an array');
-    return;
-  }
-  value.forEach((element, index) => {
-    const elementPath = `${path}[${index}]`;
-    if (!isRecord(element)) {
-      issues.add(elementPath, 'must be an object');
-      return;
-    }
+  eachRecord(issues, path, value, (element, elementPath) => {
     checkElement?.(element, elementPath);
     checkRange(issues, elementPath, element, textLength, rules);
   });

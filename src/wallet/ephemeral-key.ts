@@ -1,5 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58, hex } from '@scure/base';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { base58 } from '@scure/base';
 import { INSPECT } from '../util/inspect.js';
 import { REDACTED } from '../util/redact.js';
 import { seedToPkcs8, type IEphemeralKeyPair } from './keys.js';
@@ -65,7 +66,7 @@ export class EphemeralKeyPair implements IEphemeralKeyPair {
 
   /** hex of the PKCS#8 DER wrapper around the 32-byte seed. A secret: keep it out of logs. */
   get privateKey(): string {
-    return hex.encode(seedToPkcs8(this.#seed));
+    return bytesToHex(seedToPkcs8(this.#seed));
   }
 
   /** `{publicKey, privateKey}` with the private key redacted; read `privateKey` itself when it is really needed. */

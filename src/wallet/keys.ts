@@ -1,5 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58, hex } from '@scure/base';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { base58 } from '@scure/base';
 
 /** An ephemeral signing key pair, the kind token transfers are signed with (docs/PROTOCOL.md §8.8). */
 export interface IEphemeralKeyPair {
@@ -10,7 +11,7 @@ export interface IEphemeralKeyPair {
 }
 
 /** DER prefix of a PKCS#8 ed25519 private key (RFC 8410): the 32-byte seed follows. */
-const PKCS8_ED25519_PREFIX = hex.decode('302e020100300506032b657004220420');
+const PKCS8_ED25519_PREFIX = hexToBytes('302e020100300506032b657004220420');
 
 /** Wraps a 32-byte ed25519 seed in PKCS#8 DER. */
 export function seedToPkcs8(seed: Uint8Array): Uint8Array {
@@ -43,7 +44,7 @@ export function pkcs8ToSeed(der: Uint8Array): Uint8Array {
 export function keyPairFromSeed(seed: Uint8Array): IEphemeralKeyPair {
   return {
     publicKey: base58.encode(ed25519.getPublicKey(seed)),
-    privateKey: hex.encode(seedToPkcs8(seed)),
+    privateKey: bytesToHex(seedToPkcs8(seed)),
   };
 }
 

@@ -5,6 +5,8 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import type { ApiErrorCode } from '../model/api.js';
 import { JSON_RPC_ERRORS, type JsonRpcErrorObject, type MmnMethods, type NonceTag } from './jsonrpc.js';
 import type { TxMsg } from './transaction.js';
+import { nameErrorClass } from '../errors/error-name.js';
+import { isRecord } from '../validation/issues.js';
 
 type Method = keyof MmnMethods;
 type Params<M extends Method> = MmnMethods[M][0];
@@ -22,6 +24,10 @@ export interface SignedTx {
  * data; for -32602 `fields` maps each bad parameter to its problem.
  */
 export class JsonRpcError extends ApiError {
+  static {
+    nameErrorClass(this, 'JsonRpcError');
+  }
+
   readonly rpcCode: number;
   readonly data?: unknown;
 
@@ -40,7 +46,6 @@ function apiCodeOf(rpcCode: number): ApiErrorCode {
   return 'bad_request';
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
   if (!isRecord(value)) return undefined;

@@ -1,6 +1,7 @@
 import { ValidationError, type ValidationIssue } from '../errors/validation-error.js';
 import { toUnits } from './amount.js';
 import type { APISentTokenRequest } from './types.js';
+import { isRecord } from '../validation/issues.js';
 
 /** A checked transfer request: what the transfer steps work from. */
 export interface TransferIntent {
@@ -14,7 +15,6 @@ export interface TransferIntent {
   mmnExtraInfo: Record<string, unknown> | undefined;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function optionalString(request: Record<string, unknown>, key: string, issues: ValidationIssue[]): string | undefined {
   const value = request[key];

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
 import { EVERYONE_USER_ID } from '../model/enums.js';
 import { MESSAGE_LIMITS } from '../validation/limits.js';
-import { Issues, isInteger, isNonEmptyString, isRecord, jsonText } from '../validation/issues.js';
+import { eachRecord, Issues, isInteger, isNonEmptyString, isRecord, jsonText } from '../validation/issues.js';
 import { checkRangeArray } from '../validation/ranges.js';
 
 /** Size limits of webhook requests. */
@@ -63,21 +63,15 @@ export function validateChannelWebhookMessage(message: unknown, prefix = 'messag
       issues.add(`${p}.user_id`, `must be a non-empty string (use ${EVERYONE_USER_ID} for everyone)`);
     }
   });
-  if (message.images !== undefined) {
-    if (!Array.isArray(message.images)) issues.add(`${prefix}.images`, 'must be an array');
-    else
-      message.images.forEach((image, i) => {
-        const p = `${prefix}.images[${i}]`;
-        if (!isRecord(image)) return issues.add(p, 'must be an object');
-        for (const key of ['fn', 'url', 'ft'] as const) {
-          if (!isNonEmptyString(image[key])) issues.add(`${p}.${key}`, 'is required and must be a non-empty string');
-        }
-        for (const key of ['sz', 'w', 'h'] as const) {
-          const value = image[key];
-          if (!isInteger(value) || value < 0) issues.add(`${p}.${key}`, 'is required and must be a non-negative integer');
-        }
-      });
-  }
+  eachRecord(issues, `${prefix}.images`, message.images, (image, p) => {
+    for (const key of ['fn', 'url', 'ft'] as const) {
+      if (!isNonEmptyString(image[key])) issues.add(`${p}.${key}`, 'is required and must be a non-empty string');
+    }
+    for (const key of ['sz', 'w', 'h'] as const) {
+      const value = image[key];
+      if (!isInteger(value) || value < 0) issues.add(`${p}.${key}`, 'is required and must be a non-negative integer');
+    }
+  });
   checkRangeArray(issues, `${prefix}.hg`, message.hg, length, required, (el, p) => {
     if (!isNonEmptyString(el.channelId)) issues.add(`${p}.channelId`, 'is required and must be a non-empty string');
   });
@@ -107,14 +101,7 @@ export function validateClanWebhookContent(content: unknown, prefix = 'content')
 }
 
 function checkClanAttachments(issues: Issues, attachments: unknown): void {
-  if (attachments === undefined) return;
-  if (!Array.isArray(attachments)) {
-    issues.add('attachments', 'must be an array');
-    return;
-  }
-  attachments.forEach((a, i) => {
-    const p = `attachments[${i}]`;
-    if (!isRecord(a)) return issues.add(p, 'must be an object');
+  eachRecord(issues, 'attachments', attachments, (a, p) => {
     if (!isNonEmptyString(a.url)) issues.add(`${p}.url`, 'is required and must be a non-empty string');
     if (!isNonEmptyString(a.filetype)) issues.add(`${p}.filetype`, 'is required and must be a non-empty string');
   });

@@ -210,6 +210,15 @@ describe('retries', () => {
     expect(w.emu.quickMenus(w.general)).toHaveLength(1);
   });
 
+  it('does not retry a 501: the server does not implement the call, and asking again cannot change that', async () => {
+    const w = await t.world();
+    const client = await loggedIn(w);
+    w.emu.failHttp({ status: 501, count: 3, pathPrefix: '/v2/clans' });
+    const error = await failure(client.api.listClans());
+    expect(error).toMatchObject({ status: 501, route: 'GET /v2/clans' });
+    expect(httpStatuses(w, '/v2/clans')).toEqual([501]);
+  });
+
   it('fails at once with retryAfterMs when Retry-After is longer than maxRetryAfterMs', async () => {
     const w = await t.world();
     const client = await loggedIn(w, { apiRetry: { maxRetryAfterMs: 500 } });

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, ServiceClient, type ClientConfigDto } from '../../src/index.js';
-import { BROWSER_BUILD } from '../../src/emulator/console/assets.js';
+import { BROWSER_BUILD } from '../../src/emulator/console/browser-build.js';
 import { authenticate } from '../helpers/raw.js';
 import { rejection } from '../helpers/outcomes.js';
 import { deadPort, Tracker } from './support.js';
@@ -140,9 +140,9 @@ describe('the browser bundle loaded in Node 20', () => {
     const w = await t.world();
     const dir = await mkdtemp(join(tmpdir(), 'clanstream-browser-'));
     t.onCleanup(() => rm(dir, { recursive: true, force: true }));
-    // The browser bundle as tsup builds dist/browser/clanstream.js: minified with names kept, isomorphic-ws resolved to the browser's WebSocket.
+    // The browser bundle as tsup builds dist/browser/clanstream.js: minified (the error names are the classes' own), isomorphic-ws resolved to the browser's WebSocket.
     const bundle = join(dir, 'clanstream.mjs');
-    await build({ ...BROWSER_BUILD, keepNames: true, entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))], outfile: bundle, logLevel: 'silent' });
+    await build({ ...BROWSER_BUILD, entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))], outfile: bundle, logLevel: 'silent' });
     const script = join(dir, 'bot.mjs');
     await writeFile(
       script,

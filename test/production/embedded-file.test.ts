@@ -1,8 +1,9 @@
 /**
  * The browser build of clanstream/production builds the schemas from their
- * embedded descriptors with src/production/wire/embedded-file.ts instead of
- * protobuf-es's `fileDesc`: both must build the same schemas, field for field,
- * and read the same bytes the same way.
+ * embedded descriptors with src/production/wire/embedded-file.ts and its
+ * registry for proto3 files (lean-registry.ts) instead of protobuf-es's
+ * `fileDesc` and registry: both must build the same schemas, property for
+ * property, and read and write the same bytes the same way.
  */
 import { readFileSync } from 'node:fs';
 import { create, fromBinary, toBinary, toJson, type DescFile, type DescMessage } from '@bufbuild/protobuf';
@@ -41,12 +42,29 @@ function messages(file: DescFile): DescMessage[] {
   return all;
 }
 
-/** What decides how a message reads and writes, for each field. */
+/** What decides how a message reads and writes, for each field, and what reflection shows of it. */
 function shape(message: DescMessage): unknown {
   return {
     typeName: message.typeName,
-    oneofs: message.oneofs.map((o) => o.name),
+    name: message.name,
+    text: message.toString(),
+    deprecated: message.deprecated,
+    edition: message.file.edition,
+    file: message.file.name,
+    parent: message.parent?.typeName,
+    oneofs: message.oneofs.map((o) => ({ name: o.name, localName: o.localName, text: o.toString(), fields: o.fields.map((f) => f.name), deprecated: o.deprecated })),
+    members: message.members.map((m) => `${m.kind}:${m.name}`),
+    byLocalName: Object.keys(message.field),
+    nested: [message.nestedMessages.map((m) => m.typeName), message.nestedEnums.map((e) => e.typeName), message.nestedExtensions.length],
     fields: message.fields.map((f) => ({
+      kind: f.kind,
+      text: f.toString(),
+      deprecated: f.deprecated,
+      utf8Validation: (f as { utf8Validation?: unknown }).utf8Validation,
+      delimitedEncoding: 'delimitedEncoding' in f ? f.delimitedEncoding : undefined,
+      mapKind: f.fieldKind === 'map' ? f.mapKind : undefined,
+      defaultValue: f.fieldKind === 'scalar' || f.fieldKind === 'enum' || f.fieldKind === 'message' ? f.getDefaultValue() : 'none',
+      parent: f.parent.typeName,
       number: f.number,
       name: f.name,
       localName: f.localName,
@@ -68,7 +86,26 @@ function shape(message: DescMessage): unknown {
 describe('schemas built from their embedded descriptors without protobuf-es reflection', () => {
   it.each(FILES)('%s: the same messages, fields and enums', (_name, real, lean) => {
     expect(messages(lean).map(shape)).toEqual(messages(real).map(shape));
-    expect(lean.enums.map((e) => [e.typeName, e.values.map((v) => [v.name, v.number])])).toEqual(real.enums.map((e) => [e.typeName, e.values.map((v) => [v.name, v.number])]));
+    const enums = (file: DescFile) =>
+      [...file.enums, ...messages(file).flatMap((m) => m.nestedEnums)].map((e) => ({
+        typeName: e.typeName,
+        text: e.toString(),
+        open: e.open,
+        sharedPrefix: e.sharedPrefix,
+        parent: e.parent?.typeName,
+        values: e.values.map((v) => [v.name, v.localName, v.number, v.jsonName, v.toString(), v.deprecated]),
+        byNumber: Object.entries(e.value).map(([n, v]) => [n, v.name]),
+      }));
+    expect(enums(lean)).toEqual(enums(real));
+    expect([lean.name, lean.edition, lean.deprecated, lean.toString(), lean.dependencies.map((d) => d.name), lean.services.length, lean.extensions.length]).toEqual([
+      real.name,
+      real.edition,
+      real.deprecated,
+      real.toString(),
+      real.dependencies.map((d) => d.name),
+      real.services.length,
+      real.extensions.length,
+    ]);
   });
 
   it('reads the bytes the real schema writes as the real schema does (an Envelope with a channel message, sdk-2.8.44)', () => {
@@ -80,5 +117,10 @@ describe('schemas built from their embedded descriptors without protobuf-es refl
     const leanEnvelope = FILES[3]![2].messages.find((m) => m.name === 'Envelope')!;
     expect(toJson(leanEnvelope, fromBinary(leanEnvelope, bytes))).toEqual(toJson(C.EnvelopeSchema, envelope));
     expect(toBinary(leanEnvelope, fromBinary(leanEnvelope, bytes))).toEqual(bytes);
+  });
+
+  it.each(FILES)('%s: no field has a proto2 default (the registry of the browser build, lean-registry.ts, builds none)', (_name, real) => {
+    const withDefault = messages(real).flatMap((m) => m.proto.field.filter((f) => f.defaultValue !== '').map((f) => `${m.typeName}.${f.name}`));
+    expect(withDefault).toEqual([]);
   });
 });

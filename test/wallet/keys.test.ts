@@ -15,6 +15,7 @@ import { pkcs8ToSeed } from '../../src/wallet/keys.js';
 import { buildTransferTx, EphemeralKey, signTx, transferExtraInfo, type TransferDraft } from '../../src/wallet/index.js';
 import { decodeSignature } from '../../src/wallet/signature.js';
 import { TxType } from '../../src/wallet/transaction.js';
+import { minifiedLibrary } from '../helpers/minified-library.js';
 import { openWallet } from './harness.js';
 
 const utf8 = new TextEncoder();
@@ -69,6 +70,14 @@ describe('signing step: fixed vector', () => {
     expect(addressOf(SENDER_ID)).toBe(SENDER_ADDRESS);
     expect(addressOf(RECEIVER_ID)).toBe(RECEIVER_ADDRESS);
   });
+
+  it('derives the same keys and addresses in the minified browser bundle (its ed25519 and sha256 are the bundled ones)', async () => {
+    const library = await minifiedLibrary();
+    expect(library.keyPairFromSeed(seed)).toMatchObject({ publicKey: PUBLIC_KEY_BASE58, privateKey: PKCS8_HEX });
+    expect(library.addressOf(SENDER_ID)).toBe(SENDER_ADDRESS);
+    const generated = library.generateEphemeralKeyPair();
+    expect(library.keyPairFromSeed(library.pkcs8ToSeed(hex.decode(generated.privateKey))).publicKey).toBe(generated.publicKey);
+  }, 60_000);
 
   it('builds the documented tx_msg and extra_info', () => {
     expect(tx).toEqual({

@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import type { GatewayServer } from '../gateway/server.js';
 import type { HttpServices, Route } from '../http/router.js';
 import type { WireLog } from '../wire-log.js';
+import { BotRefusals, type RefusableCall, type RefusalStatus } from './bot-refusals.js';
 import { emulatorHandlers } from './emulator-routes.js';
 import { productionRoutes } from './rest.js';
 import { rpcHandlers } from './rpc-handlers.js';
@@ -22,6 +23,7 @@ import { ProductionSocketServer } from './socket-server.js';
 import { sessionRefreshRoute } from './session-refresh-route.js';
 
 export { COMPAT_DEFAULTS } from './defaults.js';
+export type { RefusableCall, RefusalStatus } from './bot-refusals.js';
 
 /** What the front end works with: the emulator's services, its gateway (for the sockets' lifecycle) and its wire log. */
 export interface CompatDeps {
@@ -38,6 +40,8 @@ export interface CompatFrontEnd {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Refreshes the sessions of a user's era-C sockets (every user's without one) and pushes them `refresh_session_event`; how many sockets were told. */
   refreshSessions(userId?: string): number;
+  /** Refuses user-client calls to bots with a status from now on; none, with no calls given. */
+  refuseBotCalls(calls: readonly RefusableCall[], status: RefusalStatus): void;
   close(): Promise<void>;
 }
 
@@ -45,12 +49,14 @@ export function createCompatFrontEnd(deps: CompatDeps): CompatFrontEnd {
   const emulator = emulatorHandlers();
   // The sockets hear of refreshes made over REST, and the RPCs they carry refresh too: the two refer to each other.
   const refreshes = { announce: (session: Parameters<ProductionSocketServer['announce']>[0]) => sockets.announce(session) };
-  const rpcs = rpcHandlers(emulator, refreshes);
+  const refusals = new BotRefusals();
+  const rpcs = rpcHandlers(emulator, refreshes, refusals);
   const sockets = new ProductionSocketServer({ ...deps, rpcs });
   return {
-    routes: [...productionRoutes(emulator, refreshes), rpcRoute(rpcs, deps.log), sessionRefreshRoute(sockets)],
+    routes: [...productionRoutes(emulator, refreshes, refusals), rpcRoute(rpcs, deps.log), sessionRefreshRoute(sockets)],
     handleUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
     refreshSessions: (userId) => sockets.refreshSessions(userId),
+    refuseBotCalls: (calls, status) => refusals.refuse(calls, status),
     close: () => sockets.close(),
   };
 }

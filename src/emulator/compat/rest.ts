@@ -10,6 +10,7 @@ import { addFriends, channelDescs, friendEntries } from './listings.js';
 import type { SessionRefreshes } from './session-refreshes.js';
 import { sessionAnswer, withIdToken } from './session-answer.js';
 import { userClientLogin } from './user-client-login.js';
+import type { BotRefusals } from './bot-refusals.js';
 import { userClientRoutes } from './user-client-routes.js';
 import { productionChannel, productionFriend } from './views.js';
 
@@ -57,7 +58,7 @@ const eraA = (r: Route): Route => ({ ...r, protocol: ERA_A });
  * path both protocols share (authentication) answers with production's
  * extra fields.
  */
-export function productionRoutes(emulator: EmulatorHandlers, refreshes: SessionRefreshes): Route[] {
+export function productionRoutes(emulator: EmulatorHandlers, refreshes: SessionRefreshes, refusals: BotRefusals): Route[] {
   const { paths } = COMPAT_DEFAULTS;
   return [
     route(
@@ -119,7 +120,7 @@ export function productionRoutes(emulator: EmulatorHandlers, refreshes: SessionR
         return {};
       }),
       route('GET', '/v2/transaction/{transId}', (ctx) => call(emulator.transaction, ctx, { params: { txHash: ctx.params.transId! } })),
-      ...userClientRoutes(),
+      ...userClientRoutes(refusals),
       notServed('POST', '/v2/sendtoken', 'sending tokens through REST'),
       notServed('POST', '/v2/streaming-channels', 'registering a streaming channel'),
       notServed('PUT', '/v2/apps/message/{id}', 'updating a message through REST'),

@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/router.js';
 import { addClanQuickMenu, deleteClanQuickMenus, listQuickMenus, WHOLE_CLAN } from '../platform/clan-quick-menus.js';
 import { publicMessage } from '../platform/messages.js';
 import type { QuickMenuRecord } from '../world/records.js';
+import type { BotRefusals } from './bot-refusals.js';
 import { call, type EmulatorHandlers } from './emulator-routes.js';
 import { addFriends, channelDescs, clanUsers, friendEntries, FRIEND_STATE_NUMBERS, historyPage } from './listings.js';
 import { channelMessageInit } from './pushes.js';
@@ -67,7 +68,7 @@ function quickMenuInit(record: QuickMenuRecord): Init {
  * `POST /mezon.api.Mezon/<Method>`; in era C the socket carries some of
  * them as `api_request_event` (edits and deletes since SDK 2.8.50).
  */
-export function rpcHandlers(emulator: EmulatorHandlers, refreshes: SessionRefreshes): RpcHandlers {
+export function rpcHandlers(emulator: EmulatorHandlers, refreshes: SessionRefreshes, refusals: BotRefusals): RpcHandlers {
   return {
     ListClanDescs: ({ http }) => {
       const { world } = http.services.platform;
@@ -92,6 +93,7 @@ export function rpcHandlers(emulator: EmulatorHandlers, refreshes: SessionRefres
       return channelDescription(world, productionChannel(world, world.channel(created.channel_id), http.user.id));
     },
     ListClanUsers: ({ http }, request) => {
+      refusals.check('ListClanUsers', http.user);
       const clanId = request.clanId;
       return {
         clanId,
@@ -105,6 +107,7 @@ export function rpcHandlers(emulator: EmulatorHandlers, refreshes: SessionRefres
       };
     },
     ListChannelMessages: ({ http, dialect }, request) => {
+      refusals.check('ListChannelMessages', http.user);
       const { platform } = http.services;
       const channel = platform.world.accessibleChannel(request.channelId, http.user.id);
       const clanId = givenId(request.clanId);

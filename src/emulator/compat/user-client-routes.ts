@@ -2,6 +2,7 @@ import { EmulatorError } from '../errors.js';
 import { InputReader } from '../input.js';
 import { route, type RequestContext, type Route } from '../http/router.js';
 import { addClanQuickMenu, deleteClanQuickMenus, listQuickMenus, WHOLE_CLAN } from '../platform/clan-quick-menus.js';
+import type { BotRefusals } from './bot-refusals.js';
 import { clanUsers, historyPage } from './listings.js';
 import { productionClanUser, productionMessage, productionQuickMenu } from './views.js';
 
@@ -24,13 +25,15 @@ function idQuery(ctx: RequestContext, key: string): string | undefined {
  * (the web client `mezon-js` 2.13 did): a clan's members, a channel's
  * history, and quick-menu entries, which production keeps for a whole clan.
  */
-export function userClientRoutes(): Route[] {
+export function userClientRoutes(refusals: BotRefusals): Route[] {
   return [
     route('GET', '/v2/clandesc/{clanId}/user', ({ services, user, params }) => {
+      refusals.check('ListClanUsers', user);
       const clanId = params.clanId!;
       return { clan_id: clanId, clan_users: clanUsers(services.platform.world, clanId, user.id).map((m) => productionClanUser(clanId, m.user, m.member)) };
     }),
     route('GET', '/v2/channel/{channelId}', (ctx) => {
+      refusals.check('ListChannelMessages', ctx.user);
       const { platform } = ctx.services;
       const clanId = idQuery(ctx, 'clan_id');
       const channel = platform.world.accessibleChannel(ctx.params.channelId!, ctx.user.id);

@@ -14,11 +14,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { BROWSER_BUILD } from './browser-build.js';
 
 export type BrowserAssetName = 'clanstream.js' | 'app.js';
 
-/** esbuild settings of the browser bundle; tsup.config.ts builds dist/browser with the same ones. */
-export const BROWSER_BUILD = { format: 'esm', platform: 'browser', target: 'es2022', minify: true, bundle: true } as const;
 
 /** How the console's views are compiled: JSX for Preact (bundled into app.js, nothing fetched at run time). */
 export const CONSOLE_JSX = { jsx: 'automatic', jsxImportSource: 'preact' } as const;

@@ -9,20 +9,23 @@ interface SpecEntry {
   mark: string;
 }
 
-/** Specs are a fixed set of literals, read for every event: each is parsed once per set of marks. */
+/**
+ * Specs are a fixed set of literals, read for every event: each is parsed
+ * once. Marks are read alike in every spec (no key ends with one), so the
+ * literal alone is the key: a constant string, hashed once.
+ */
 const parsedSpecs = new Map<string, readonly SpecEntry[]>();
 
-function parsedSpec(spec: string, marks: string): readonly SpecEntry[] {
-  const id = `${marks}|${spec}`;
-  let entries = parsedSpecs.get(id);
+function parsedSpec(spec: string): readonly SpecEntry[] {
+  let entries = parsedSpecs.get(spec);
   if (entries === undefined) {
     entries = spec.split(' ').map((entry) => {
       const last = entry.at(-1) ?? '';
-      const mark = marks.includes(last) ? last : '';
+      const mark = '*+!#'.includes(last) ? last : '';
       const key = mark === '' ? entry : entry.slice(0, -1);
       return { key, camel: camelCase(key), mark };
     });
-    parsedSpecs.set(id, entries);
+    parsedSpecs.set(spec, entries);
   }
   return entries;
 }
@@ -40,7 +43,7 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v =
 export function fields(m: object, spec: string): Record<string, unknown> {
   const source = m as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const { key, camel, mark } of parsedSpec(spec, '*+')) {
+  for (const { key, camel, mark } of parsedSpec(spec)) {
     const value = source[camel];
     out[key] = mark === '*' ? idText(value as string) : mark === '+' ? idList(value as string[]) : Array.isArray(value) ? [...(value as unknown[])] : value;
   }
@@ -60,7 +63,7 @@ export function field(row: Record<string, unknown>, snake: string): unknown {
  */
 export function picked(row: Record<string, unknown>, spec: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const { key, camel, mark } of parsedSpec(spec, '!#')) {
+  for (const { key, camel, mark } of parsedSpec(spec)) {
     const value = key in row ? row[key] : row[camel];
     const given = asText(value);
     if (typeof value === 'number' && Number.isFinite(value)) {
@@ -82,6 +85,6 @@ export function picked(row: Record<string, unknown>, spec: string): Record<strin
 export function wire(source: object, keys: string): Record<string, unknown> {
   const from = source as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const { key, camel } of parsedSpec(keys, '')) out[camel] = from[key];
+  for (const { key, camel } of parsedSpec(keys)) out[camel] = from[key];
   return out;
 }

@@ -27,7 +27,8 @@ const count = (v: unknown): number | undefined => (typeof v === 'number' && Numb
 
 /** Rows of one part, from JSON text or bytes; `schema` reads a protobuf list's items. */
 function rows(part: string | Uint8Array, schema: DescMessage, what: string, problems: string[]): Row[] {
-  if (part.length === 0) return [];
+  // Empty, or `[]` in bytes (what most messages carry, four times): no text to decode and parse.
+  if (part.length === 0 || (part.length === 2 && part[0] === 0x5b && part[1] === 0x5d)) return [];
   if (typeof part !== 'string' && !JSON_FIRST.has(part[0]!)) {
     if (part[0] === LIST_TAG) {
       const items = listItems(part, schema);

@@ -18,7 +18,7 @@ import type {
   RequestSpec,
   ServiceUpdateRoleBody,
 } from '../core.js';
-import { ProductionRest } from './production-rest.js';
+import { ProductionRest, type HistoryAsk } from './production-rest.js';
 import { channelOf, clanOf, friendOf, friendStateNumber, get, num, quickMenuOf, roleOf, rowOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
 
 const enc = encodeURIComponent;
@@ -52,6 +52,7 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
       { method: 'POST', route: 'POST /v2/apps/authenticate/refresh', path: '/v2/apps/authenticate/refresh', body: { refresh_token: refreshToken }, idempotent: true },
       JSON_BODY,
       this.baseUrl,
+      [refreshToken],
     );
   }
 
@@ -75,8 +76,8 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
     return { channels: rowsOf(answer, 'channeldesc', route).map(channelOf), ...(cursor ? { cursor } : {}) };
   }
 
-  listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
-    return this.channels({ clan_id: clanId, limit: page.limit, cursor: page.cursor });
+  async listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
+    return this.noteClan(clanId, await this.channels({ clan_id: clanId, limit: page.limit, cursor: page.cursor }));
   }
 
   listDmChannels(page: PageQuery = {}): Promise<ApiChannelList> {
@@ -90,6 +91,15 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
   async createDmChannel(userIds: string[]): Promise<ApiChannelDescription> {
     const body = { type: userIds.length === 1 ? DM_TYPE : GROUP_TYPE, user_ids: userIds, channel_private: 1, clan_id: '0' };
     return channelOf(rowOf(await this.json('POST', '/v2/channeldesc', '/v2/channeldesc', { body, idempotent: userIds.length === 1 }), 'POST /v2/channeldesc'));
+  }
+
+  protected async memberRows(clanId: string): Promise<Row[]> {
+    return rowsOf(await this.json('GET', '/v2/clandesc/{clanId}/user', `/v2/clandesc/${enc(clanId)}/user`), 'clan_users', 'GET /v2/clandesc/{clanId}/user');
+  }
+
+  protected async historyRows(channelId: string, page: HistoryAsk): Promise<Row[]> {
+    const query = { clan_id: this.clanOfChannel.get(channelId), message_id: page.messageId, limit: page.limit, direction: page.direction };
+    return rowsOf(await this.json('GET', '/v2/channel/{channelId}', `/v2/channel/${enc(channelId)}`, { query }), 'messages', 'GET /v2/channel/{channelId}');
   }
 
   async listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {

@@ -1,9 +1,11 @@
 import {
   ApiError,
-  HttpRequester,
-  RestPacing,
+  ProtocolError,
+  SessionRequests,
   UnsupportedError,
+  ValidationError,
   jsonOrText,
+  type ApiChannelDescription,
   type ApiChannelMessageList,
   type ApiClanDesc,
   type ApiClanMember,
@@ -15,8 +17,8 @@ import {
   type ChannelMessage,
   type PlatformApiOptions,
   type RequestSpec,
-  type RequestTarget,
 } from '../core.js';
+import { memberOf, messageOf, type Row } from './reshape.js';
 
 /** What a production REST side is made with beyond the client's request settings. */
 export interface ProductionRestOptions extends PlatformApiOptions {
@@ -27,72 +29,47 @@ export interface ProductionRestOptions extends PlatformApiOptions {
 }
 
 /**
- * What both production REST sides share: the client's request layer
- * (timeouts, retries, 429, answer bounds, redirects, URL-naming errors) with
- * answers read as JSON when the server says JSON and as bytes otherwise, the
- * session's bearer token with one renewal on a 401, pacing, and the calls
- * production has no route for.
+ * What both production REST sides share: the library's session requests
+ * (its request layer, pacing, the bearer token renewed once on a 401) with
+ * answers read as JSON when the server says JSON and as bytes otherwise;
+ * members, history and lookups over the routes each side names, with the
+ * platform's refusals told apart; and the calls production has no route for.
  */
-/** Why the member list and history are not called. */
-const USER_CLIENT_ROUTE = "it is a route of the platform's user client, which a bot is not known to be allowed";
-
 export abstract class ProductionRest {
-  protected readonly requester: HttpRequester;
-  private readonly pacing: RestPacing | undefined;
-  private apiUrl: string | undefined;
-  #bearer: string | undefined;
-  #recovery: AuthRecovery | undefined;
+  private readonly http: SessionRequests;
+  /** Operations the platform refused because it has no such route for this bot: not asked again. */
+  private readonly refusals = new Map<string, UnsupportedError>();
 
   constructor(protected readonly options: ProductionRestOptions) {
     // A protobuf answer stays bytes; JSON (sdk-2.8.33's answers, and every dialect's errors) is parsed.
-    this.requester = new HttpRequester({ ...options, decode: (bytes, type) => (type !== null && /json|text/i.test(type) ? jsonOrText(bytes) : bytes) });
-    if (options.minIntervalMs) this.pacing = new RestPacing(options.minIntervalMs, options.scheduler);
+    this.http = new SessionRequests({ ...options, decode: (bytes, type) => (type !== null && /json|text/i.test(type) ? jsonOrText(bytes) : bytes) });
   }
 
   cancelAll(): void {
-    this.pacing?.cancelAll();
-    this.requester.cancelAll();
+    this.http.cancelAll();
   }
 
   useSession(session: { token: string; api_url?: string } | undefined): void {
-    this.#bearer = session?.token;
-    this.apiUrl = session?.api_url || undefined;
+    this.http.useSession(session);
   }
 
   onTokenExpired(recovery: AuthRecovery | undefined): void {
-    this.#recovery = recovery;
+    this.http.onTokenExpired(recovery);
   }
 
   /** Base URL of the session's requests (its `api_url`, else the login's). */
   protected get baseUrl(): string {
-    return (this.apiUrl ?? this.options.basePath).replace(/\/+$/, '');
+    return (this.http.apiUrl ?? this.options.basePath).replace(/\/+$/, '');
   }
 
-  /** Sends a request with no session (login, refresh), to `baseUrl` or the login's. */
-  protected plain<T>(spec: RequestSpec, headers: Record<string, string>, base = this.options.basePath): Promise<T> {
-    return this.send<T>(spec, () => ({ baseUrl: base.replace(/\/+$/, ''), headers, setting: '`host`' }));
+  /** Sends a request with no session (login, refresh), to `baseUrl` or the login's; `secrets` (a refresh token it carries) stay out of its errors. */
+  protected plain<T>(spec: RequestSpec, headers: Record<string, string>, base = this.options.basePath, secrets?: string[]): Promise<T> {
+    return this.http.send<T>(spec, () => ({ baseUrl: base.replace(/\/+$/, ''), headers, setting: '`host`', ...(secrets ? { secrets } : {}) }));
   }
 
   /** Sends a request with the session's token; a 401 renews the session once and tries again. */
-  protected async authed<T>(spec: RequestSpec, headers: Record<string, string> = {}, base?: () => string): Promise<T> {
-    let sentWith = this.#bearer;
-    const target = (): RequestTarget => {
-      sentWith = this.#bearer;
-      return { baseUrl: base ? base() : this.baseUrl, headers: { ...headers, ...(sentWith ? { authorization: `Bearer ${sentWith}` } : {}) } };
-    };
-    try {
-      return await this.send<T>(spec, target);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401 && this.#recovery)) throw error;
-      if (sentWith === this.#bearer && !(await this.#recovery())) throw error;
-      return this.send<T>(spec, target);
-    }
-  }
-
-  private async send<T>(spec: RequestSpec, target: () => RequestTarget): Promise<T> {
-    const turn = this.pacing?.turn(spec.route);
-    if (turn) await turn;
-    return this.requester.request<T>(spec, target);
+  protected authed<T>(spec: RequestSpec, headers: Record<string, string> = {}, base?: () => string): Promise<T> {
+    return this.http.authed<T>(spec, (authorization) => ({ baseUrl: base ? base() : this.baseUrl, headers: { ...headers, ...authorization } }));
   }
 
   protected unsupported(operation: string, why: string): Promise<never> {
@@ -110,29 +87,120 @@ export abstract class ProductionRest {
 
   abstract getChannel(channelId: string): Promise<{ meeting_code?: string }>;
 
-  // ---- what production has no route for a bot to call (the capability guard keeps the client from asking) ----
+  // ---- members, history and lookups: user-client routes a bot token may be refused ----
+
+  /** The clan of each channel listed so far: production's history is asked for with it. */
+  protected readonly clanOfChannel = new Map<string, string>();
+
+  /** Notes the clan of a clan's channels; returns them. */
+  protected noteClan<T extends { channels: ApiChannelDescription[] }>(clanId: string, list: T): T {
+    for (const { channel_id: id } of list.channels) if (id) this.clanOfChannel.set(id, clanId);
+    return list;
+  }
+
+  /** Every member of a clan, as production lists them (one answer, no pages). */
+  protected abstract memberRows(clanId: string): Promise<Row[]>;
+
+  /** One page of history as production asks for it: from `messageId` in `direction` (HISTORY_DIRECTION), else the newest. */
+  protected abstract historyRows(channelId: string, page: HistoryAsk): Promise<Row[]>;
+
+  /**
+   * Runs a call the platform may refuse this bot: a 403, a 501, or a 404 to a
+   * call that names nothing that could be missing, rejects with an
+   * UnsupportedError naming the operation and the refusal. A refusal saying
+   * the route is not there (404, 501) is remembered: later calls reject at
+   * once and send nothing.
+   */
+  private async refusable<T>(operation: string, call: () => Promise<T>, anchored: boolean): Promise<T> {
+    const known = this.refusals.get(operation);
+    if (known) throw known;
+    try {
+      return await call();
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : 0;
+      if (!(status === 403 || status === 501 || (status === 404 && !anchored))) throw error;
+      const refusal = new UnsupportedError(operation, this.options.protocolName, `the platform refused it for this bot (${(error as ApiError).message})`);
+      if (status !== 403) this.refusals.set(operation, refusal);
+      throw refusal;
+    }
+  }
+
+  private async members(clanId: string, operation: string): Promise<ApiClanMember[]> {
+    return (await this.refusable(operation, () => this.memberRows(clanId), false)).map(memberOf);
+  }
+
+  /** Every member at once: production has no pages of members (no cursor in). */
+  async listClanMembers(clanId: string): Promise<ApiClanMemberList> {
+    return { clan_id: clanId, members: await this.members(clanId, 'listClanMembers') };
+  }
+
+  /** Found in the member list: production has no lookup of one member. */
+  async getClanMember(clanId: string, userId: string): Promise<ApiClanMember> {
+    const member = (await this.members(clanId, 'getClanMember')).find((m) => m.user.id === userId);
+    return member ?? notFound('getClanMember (from the member list)', `user ${userId} is not a member of clan ${clanId}`);
+  }
+
+  private async history(operation: string, channelId: string, page: HistoryAsk): Promise<ChannelMessage[]> {
+    const route = `${operation} of channel ${channelId}`;
+    const rows = await this.refusable(operation, () => this.historyRows(channelId, page), page.messageId !== undefined);
+    const messages: ChannelMessage[] = [];
+    for (const row of rows) {
+      const problems: string[] = [];
+      const message = messageOf(row, problems);
+      if (typeof message === 'string') this.options.report?.(new ProtocolError(`${route}: ${message}; left out`));
+      else messages.push(message);
+      for (const problem of problems) this.options.report?.(new ProtocolError(`${route}: message ${(message as ChannelMessage).message_id}: ${problem}; read as empty`));
+    }
+    // Oldest first, as clanstream's history is, whatever order the platform answers in.
+    return messages.sort((a, b) => a.create_time_seconds - b.create_time_seconds || a.message_id.length - b.message_id.length || (a.message_id < b.message_id ? -1 : 1));
+  }
+
+  /**
+   * A page of history: the newest messages, or those before or after one.
+   * A full page that may have older messages hands back the oldest's id as
+   * `cursor` (the next page's `before`), as clanstream's own route does.
+   */
+  async listMessages(channelId: string, query: { limit?: number; before?: string; after?: string } = {}): Promise<ApiChannelMessageList> {
+    if (query.before && query.after) throw new ValidationError([{ path: 'before', message: 'give before or after, not both', code: 'invalid' }], 'listMessages');
+    const limit = query.limit || HISTORY_PAGE;
+    const anchor = query.after ? { messageId: query.after, direction: HISTORY_DIRECTION.after } : query.before ? { messageId: query.before, direction: HISTORY_DIRECTION.before } : { direction: 0 };
+    const messages = await this.history('listMessages', channelId, { ...anchor, limit });
+    const oldest = messages[0];
+    return { messages, ...(!query.after && oldest && messages.length >= limit ? { cursor: oldest.message_id } : {}) };
+  }
+
+  /** Found in the page of history around it: production has no lookup of one message. */
+  async getMessage(channelId: string, messageId: string): Promise<ChannelMessage> {
+    const messages = await this.history('getMessage', channelId, { messageId, direction: HISTORY_DIRECTION.around, limit: 1 });
+    return messages.find((m) => m.message_id === messageId) ?? notFound('getMessage (from the history around it)', `message ${messageId} of channel ${channelId}`);
+  }
 
   getClan(): Promise<ApiClanDesc> {
     return this.unsupported('getClan', 'no lookup by id; the clan list has it');
   }
 
-  listClanMembers(): Promise<ApiClanMemberList> {
-    return this.unsupported('listClanMembers', USER_CLIENT_ROUTE);
-  }
-
-  getClanMember(): Promise<ApiClanMember> {
-    return this.unsupported('getClanMember', USER_CLIENT_ROUTE);
-  }
-
-  listMessages(): Promise<ApiChannelMessageList> {
-    return this.unsupported('listMessages', USER_CLIENT_ROUTE);
-  }
-
-  getMessage(): Promise<ChannelMessage> {
-    return this.unsupported('getMessage', 'no lookup by id; messages seen are in the caches and the message store');
-  }
-
   getUser(): Promise<ApiUser> {
     return this.unsupported('getUser', 'no lookup by id (never by opening a DM, as its SDK does); users seen are in the caches');
   }
+}
+
+/** What a page of history asks for. */
+export interface HistoryAsk {
+  readonly messageId?: string;
+  readonly direction: number;
+  readonly limit: number;
+}
+
+/**
+ * Which way a page of history goes from its message: the `direction` of
+ * ListChannelMessages (and era A's `GET /v2/channel/{id}`). Production's
+ * numbering is not published; these are the emulator's (docs/COMPAT.md).
+ */
+export const HISTORY_DIRECTION = { before: 1, after: 2, around: 3 } as const;
+
+/** A page of history when the caller names no size: clanstream's own route's default. */
+const HISTORY_PAGE = 50;
+
+function notFound(route: string, what: string): never {
+  throw new ApiError({ status: 404, code: 'not_found', message: `${what} was not found`, route });
 }

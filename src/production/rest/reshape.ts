@@ -1,6 +1,8 @@
-import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
+import { ProtocolError, type ApiChannelDescription, type ApiClanDesc, type ApiClanMember, type ChannelMessage, type ApiFriend, type ApiQuickMenuAccess, type ApiRole, type ApiUser, type ApiVoiceChannelUser, type FriendState } from '../core.js';
 import { field, isRecord, picked } from '../events/fields.js';
 import { idList, idText } from '../events/ids.js';
+import { channelMessage } from '../events/translate.js';
+import type * as B from '../schema/sdk-2.8.37_pb.js';
 
 /**
  * Production REST answers in clanstream's shapes. sdk-2.8.33 answers JSON
@@ -62,6 +64,22 @@ export function channelOf(row: Row): ApiChannelDescription {
 
 export function userOf(row: Row): ApiUser {
   return { id: id(row, 'id') || id(row, 'user_id'), username: text(row, 'username'), ...picked(row, 'display_name avatar_url create_time_seconds') };
+}
+
+/** A clan member: `ClanUser` of ListClanUsers, or era A's JSON row of it. */
+export function memberOf(row: Row): ApiClanMember {
+  const user = get(row, 'user');
+  return { user: userOf(isRecord(user) ? user : {}), clan_nick: text(row, 'clan_nick'), clan_avatar: text(row, 'clan_avatar'), role_ids: ids(row, 'role_id') };
+}
+
+/**
+ * A message of a page of history, read as a `channel_message` push is:
+ * era A's JSON rows (snake_case) are named as the decoded messages are.
+ */
+export function messageOf(row: Row, problems: string[]): ChannelMessage | string {
+  const named: Row = {};
+  for (const key in row) named[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = row[key];
+  return channelMessage(named as unknown as B.ChannelMessage, problems);
 }
 
 /** Friend states as production numbers them. */

@@ -25,7 +25,7 @@ import { SessionSchema as SessionB } from '../schema/sdk-2.8.37_pb.js';
 import { SessionSchema as SessionC } from '../schema/sdk-2.8.44_pb.js';
 import { decodeMessage, encodeMessage } from '../wire/envelope-codec.js';
 import { RPC_METHODS, type RpcDialectName, type RpcMethod } from '../wire/rpc-methods.js';
-import { ProductionRest, type ProductionRestOptions } from './production-rest.js';
+import { ProductionRest, type HistoryAsk, type ProductionRestOptions } from './production-rest.js';
 import { channelOf, clanOf, friendOf, friendStateNumber, get, quickMenuOf, roleOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
 
 const OK: ApiOk = { ok: true };
@@ -60,7 +60,7 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     if (body instanceof ValidationError) throw body;
     const path = `/mezon.api.Mezon/${method}`;
     const call = { method: 'POST' as const, route: `POST ${path}`, path, body, idempotent: method.startsWith('List') || plain };
-    const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl) : this.authed<unknown>(call, PROTO));
+    const answer = await (plain ? this.plain<unknown>(call, PROTO, this.baseUrl, [String(request.token)]) : this.authed<unknown>(call, PROTO));
     return this.read(call.route, method === 'SessionRefresh' ? this.sessionSchema : spec.answer, answer);
   }
 
@@ -114,8 +114,8 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     return { channels, ...(channels.length >= limit ? { cursor: String(number + 1) } : {}) };
   }
 
-  listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
-    return this.channels({ clanId }, page);
+  async listClanChannels(clanId: string, page: PageQuery = {}): Promise<ApiChannelList> {
+    return this.noteClan(clanId, await this.channels({ clanId }, page));
   }
 
   listDmChannels(page: PageQuery = {}): Promise<ApiChannelList> {
@@ -128,6 +128,14 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
 
   async createDmChannel(userIds: string[]): Promise<ApiChannelDescription> {
     return channelOf(await this.rpc('CreateChannelDesc', { type: userIds.length === 1 ? DM_TYPE : GROUP_TYPE, userIds, channelPrivate: 1 }));
+  }
+
+  protected async memberRows(clanId: string): Promise<Row[]> {
+    return rowsOf(await this.rpc('ListClanUsers', { clanId }), 'clan_users', 'ListClanUsers');
+  }
+
+  protected async historyRows(channelId: string, page: HistoryAsk): Promise<Row[]> {
+    return rowsOf(await this.rpc('ListChannelMessages', { channelId, clanId: this.clanOfChannel.get(channelId), ...page }), 'messages', 'ListChannelMessages');
   }
 
   async listVoiceUsers(clanId: string, query: { channel_id?: string; channel_type?: number; limit?: number; state?: number; cursor?: string }): Promise<ApiVoiceChannelUserList> {

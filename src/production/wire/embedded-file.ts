@@ -1,5 +1,6 @@
-import { createFileRegistry, type DescFile } from '@bufbuild/protobuf';
+import type { DescFile } from '@bufbuild/protobuf';
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+import { createFileRegistry } from './lean-registry.js';
 
 /**
  * `fileDesc` of protobuf-es, without the reflection it is built on: the
@@ -8,7 +9,7 @@ import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
  * schema, some 25 KB minified that a browser would load only for this. This
  * reads the few descriptor fields a registry needs with the wire reader the
  * codec carries anyway, into the same plain objects, and builds the same
- * file. The browser build of `clanstream/production` uses it in place of
+ * file with a registry for proto3 files (lean-registry.ts). The browser build of `clanstream/production` uses it in place of
  * protobuf-es's (scripts/lib/core-as-browser-bundle.mjs);
  * test/production/embedded-file.test.ts proves both build identical schemas.
  */

@@ -1,6 +1,7 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import { ProtocolError } from '../core.js';
 import { ValidationError } from '../core.js';
+import { readFlatPush } from './flat-push-reader.js';
 import type { Dialect } from './dialects.js';
 import { describeBytes } from './describe-bytes.js';
 
@@ -31,7 +32,7 @@ export function encodeMessage<M extends DescMessage>(schema: M, message: Message
  * (`frameDialects`, or a FrameDecoder, which does).
  */
 export function decodeEnvelope<E extends DescMessage>(dialect: Dialect<E>, bytes: Uint8Array): MessageShape<E> | ProtocolError {
-  return decodeMessage(dialect.envelope, bytes, `a ${dialect.name} frame`);
+  return (readFlatPush(dialect.envelope, bytes) as MessageShape<E> | undefined) ?? decodeMessage(dialect.envelope, bytes, `a ${dialect.name} frame`);
 }
 
 /** Decodes bytes as one message of a schema (an RPC answer, an Envelope), or says why they are not one. */
