@@ -262,8 +262,6 @@ describe('users (members)', () => {
     const outsider = w.emu.createUser({ username: 'outsider' });
     const client = await loggedIn(t, w);
     const error = await rejection(client.clans.get(w.clanId)!.users.fetch(outsider.id));
-    // production: members/history
-    if (inProduction) return expectUnsupported(error, 'getClanMember');
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ isNotFound: true });
   });
