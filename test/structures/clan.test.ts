@@ -10,10 +10,18 @@ import { ClientRuntime, type RuntimeDeps } from '../../src/client/runtime.js';
 import { ApiError, ChannelType, InMemoryMessageStore, ValidationError, VOICE_USER_LIST_DEFAULTS, type ApiChannelDescription } from '../../src/index.js';
 import { Store } from '../../src/state/store.js';
 import { until } from '../helpers/client.js';
-import { loggedIn, rejection, requests, setClanNick, Tracker } from './support.js';
+import { expectUnsupported, inProduction, loggedIn, rejection, requests, rpcCalls, setClanNick, Tracker, type World } from './support.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
+
+/** The listings of a clan's channels: clanstream's GET /v2/clans/{id}/channels, production's ListChannelDescs of that clan. */
+const channelListings = (w: World) =>
+  inProduction ? rpcCalls(w, 'ListChannelDescs').filter((r) => (r.body as { clan_id?: string }).clan_id === w.clanId) : requests(w, 'GET', `/v2/clans/${w.clanId}/channels`);
+/** The voice-user listings of the clan: clanstream's GET /v2/clans/{id}/voice/users, production's ListChannelVoiceUsers. */
+const voiceListings = (w: World) => (inProduction ? rpcCalls(w, 'ListChannelVoiceUsers') : requests(w, 'GET', `/v2/clans/${w.clanId}/voice`));
+/** The role updates: clanstream's PUT /v2/roles/{id}, production's UpdateRole. */
+const roleUpdates = (w: World, roleId = '') => (inProduction ? rpcCalls(w, 'UpdateRole') : requests(w, 'PUT', `/v2/roles${roleId ? `/${roleId}` : ''}`));
 
 describe('properties', () => {
   it('id, name, welcome channel, channels and getClientId()', async () => {
@@ -94,7 +102,7 @@ describe('loadChannels()', () => {
   it('against the emulator: the clans of the initial sync are already loaded (no request)', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const listed = () => requests(w, 'GET', `/v2/clans/${w.clanId}/channels`).length;
+    const listed = () => channelListings(w).length;
     const before = listed();
     expect(before).toBe(1);
     await Promise.all([client.clans.get(w.clanId)!.loadChannels(), client.clans.get(w.clanId)!.loadChannels()]);
@@ -114,10 +122,15 @@ describe('listChannelVoiceUsers()', () => {
 
     expect(VOICE_USER_LIST_DEFAULTS).toMatchObject({ channel_id: '', channel_type: ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit: 500 });
     const list = await clan.listChannelVoiceUsers();
-    expect(list.voice_channel_users).toEqual([{ id: bobIn.id, user_id: w.bob.id, channel_id: meet, participant: 'Bob' }]);
-    const [request] = requests(w, 'GET', `/v2/clans/${w.clanId}/voice/users`);
-    const query = new URL(`http://x${request?.path ?? ''}`).searchParams;
-    expect(Object.fromEntries(query)).toEqual({ channel_type: String(ChannelType.CHANNEL_TYPE_GMEET_VOICE), limit: '500' });
+    // Production lists a room's users under its room name, one row per room: each user's row is named channel:user.
+    const bobRow = inProduction ? { id: `${meet}:${w.bob.id}`, participant: w.emu.channel(meet).meeting_code } : { id: bobIn.id, participant: 'Bob' };
+    expect(list.voice_channel_users).toEqual([{ ...bobRow, user_id: w.bob.id, channel_id: meet }]);
+    const [request] = voiceListings(w);
+    if (inProduction) expect(request?.body).toEqual({ clan_id: w.clanId, channel_type: ChannelType.CHANNEL_TYPE_GMEET_VOICE, limit: 500 });
+    else {
+      const query = new URL(`http://x${request?.path ?? ''}`).searchParams;
+      expect(Object.fromEntries(query)).toEqual({ channel_type: String(ChannelType.CHANNEL_TYPE_GMEET_VOICE), limit: '500' });
+    }
     expect(client.state.presence.get(meet)?.[w.bob.id]).toMatchObject({ user_id: w.bob.id, clan_id: w.clanId, kind: 'voice' });
 
     const nativeList = await clan.listChannelVoiceUsers(native, ChannelType.CHANNEL_TYPE_SERVICE_VOICE, 10);
@@ -133,11 +146,11 @@ describe('listChannelVoiceUsers()', () => {
       expect(error, `limit ${limit}`).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).field).toBe('limit');
     }
-    expect(requests(w, 'GET', `/v2/clans/${w.clanId}/voice`)).toEqual([]);
+    expect(voiceListings(w)).toEqual([]);
     // The bounds themselves are allowed.
     await clan.listChannelVoiceUsers('', ChannelType.CHANNEL_TYPE_GMEET_VOICE, 1);
     await clan.listChannelVoiceUsers('', ChannelType.CHANNEL_TYPE_GMEET_VOICE, 500);
-    expect(requests(w, 'GET', `/v2/clans/${w.clanId}/voice`)).toHaveLength(2);
+    expect(voiceListings(w)).toHaveLength(2);
   });
 });
 
@@ -151,8 +164,9 @@ describe('roles', () => {
 
     await expect(clan.updateRole(role.id, { title: 'Senior Helper', color: '#123456', add_user_ids: [w.bob.id] })).resolves.toBe(true);
     expect(w.emu.roles(w.clanId).find((r) => r.id === role.id)).toMatchObject({ title: 'Senior Helper', color: '#123456', user_ids: expect.arrayContaining([w.alice.id, w.bob.id]) });
-    const [put] = requests(w, 'PUT', `/v2/roles/${role.id}`);
+    const [put] = roleUpdates(w, role.id);
     expect(put).toMatchObject({ status: 200, userId: w.bot.botId, body: { title: 'Senior Helper', clan_id: w.clanId } });
+    if (inProduction) expect(put?.body).toMatchObject({ role_id: role.id, add_user_ids: [w.bob.id] });
     await until(() => client.state.roles.get(w.clanId)?.[role.id]?.title === 'Senior Helper', 'the role event in the cache');
     expect(client.state.roles.get(w.clanId)?.[role.id]?.user_ids).toEqual(expect.arrayContaining([w.alice.id, w.bob.id]));
   });
@@ -162,7 +176,7 @@ describe('roles', () => {
     const client = await loggedIn(t, w);
     const clan = client.clans.get(w.clanId)!;
     expect(await rejection(clan.updateRole('', { title: 'x' }))).toBeInstanceOf(ValidationError);
-    expect(requests(w, 'PUT', '/v2/roles')).toEqual([]);
+    expect(roleUpdates(w)).toEqual([]);
     expect(await rejection(clan.updateRole('424242424242', { title: 'x' }))).toMatchObject({ status: 404, isNotFound: true });
   });
 
@@ -213,6 +227,13 @@ describe('users (members)', () => {
     const client = await loggedIn(t, w);
     const clan = client.clans.get(w.clanId)!;
     expect(clan.users.size).toBe(0);
+    if (inProduction) {
+      // production: members/history — no member lookup for bots: refused, and nothing is sent.
+      const before = w.emu.wire.requests('/').length;
+      expectUnsupported(await rejection(clan.users.fetch(w.alice.id)), 'getClanMember');
+      expect(w.emu.wire.requests('/').length).toBe(before);
+      return;
+    }
 
     const alice = await clan.users.fetch(w.alice.id);
     expect(alice).toMatchObject({ id: w.alice.id, username: 'alice', display_name: 'Alice', clan_nick: 'Ally', avartar: w.alice.avatar });
@@ -229,7 +250,8 @@ describe('users (members)', () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     const clan = client.clans.get(w.clanId)!;
-    await clan.users.fetch(w.alice.id);
+    // production: members/history — there the member is first met in the message itself.
+    if (!inProduction) await clan.users.fetch(w.alice.id);
     setClanNick(w.emu, w.clanId, w.alice.id, 'Ally');
     w.emu.as(w.alice.id).send(w.general, 'call me Ally');
     await until(() => clan.users.get(w.alice.id)?.clan_nick === 'Ally', 'the nickname from the message');

@@ -8,13 +8,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError, Message, TypeMessage, ValidationError, type ChannelMessage, type MessageTypingEvent } from '../../src/index.js';
 import { until } from '../helpers/client.js';
-import { cachedChannel, cachedMessage, lastStored, loggedIn, rejection, Tracker, type World } from './support.js';
+import { cachedChannel, cachedMessage, framesOf, inProduction, lastStored, loggedIn, rejection, Tracker, type World } from './support.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
 
+/** Topic ids as the platform makes them (production carries ids as int64). */
+const TOPIC_7 = '7100000000000000007';
+const OTHER_TOPIC = '7100000000000000011';
+const THIRD_TOPIC = '7100000000000000013';
+/** A custom emoji's id as the platform makes them (int64 in production). */
+const TADA = '7300000000000000001';
+
 /** Alice asks in a topic; the bot has her message cached. */
-async function question(w: World, client: Awaited<ReturnType<typeof loggedIn>>, topic = 'topic-7') {
+async function question(w: World, client: Awaited<ReturnType<typeof loggedIn>>, topic = TOPIC_7) {
   const asked = w.emu.as(w.alice.id).send(w.general, 'what time is it?', { topic_id: topic });
   return cachedMessage(client, w.general, asked.message_id);
 }
@@ -38,7 +45,7 @@ describe('properties', () => {
       attachments: [],
       reactions: [],
       references: [],
-      topic_id: 'topic-7',
+      topic_id: TOPIC_7,
       create_time_seconds: stored.create_time_seconds,
     });
     expect(m.channel?.id).toBe(w.general);
@@ -54,7 +61,7 @@ describe('reply', () => {
     const answer = await original.reply('noon');
     const stored = lastStored(w, w.general);
     expect(answer.message_id).toBe(stored.message_id);
-    expect(stored).toMatchObject({ channel_id: w.general, sender_id: w.bot.botId, content: { t: 'noon' }, topic_id: 'topic-7' });
+    expect(stored).toMatchObject({ channel_id: w.general, sender_id: w.bot.botId, content: { t: 'noon' }, topic_id: TOPIC_7 });
     expect(stored.references).toEqual([
       expect.objectContaining({
         message_ref_id: original.message_id,
@@ -64,17 +71,17 @@ describe('reply', () => {
         has_attachment: false,
       }),
     ]);
-    expect(answer).toMatchObject({ topic_id: 'topic-7', references: [expect.objectContaining({ message_ref_id: original.message_id })] });
+    expect(answer).toMatchObject({ topic_id: TOPIC_7, references: [expect.objectContaining({ message_ref_id: original.message_id })] });
   });
 
   it('an explicit topic (positional or in an options object) wins; mentions go along', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     const original = await question(w, client);
-    await original.reply('positional', undefined, undefined, undefined, undefined, 'other-topic');
-    expect(lastStored(w, w.general)).toMatchObject({ content: { t: 'positional' }, topic_id: 'other-topic' });
-    await original.reply('hey alice', { mentions: [{ user_id: w.alice.id, s: 4, e: 9 }], topic_id: 'third-topic' });
-    expect(lastStored(w, w.general)).toMatchObject({ content: { t: 'hey alice' }, topic_id: 'third-topic', mentions: [{ user_id: w.alice.id, s: 4, e: 9 }] });
+    await original.reply('positional', undefined, undefined, undefined, undefined, OTHER_TOPIC);
+    expect(lastStored(w, w.general)).toMatchObject({ content: { t: 'positional' }, topic_id: OTHER_TOPIC });
+    await original.reply('hey alice', { mentions: [{ user_id: w.alice.id, s: 4, e: 9 }], topic_id: THIRD_TOPIC });
+    expect(lastStored(w, w.general)).toMatchObject({ content: { t: 'hey alice' }, topic_id: THIRD_TOPIC, mentions: [{ user_id: w.alice.id, s: 4, e: 9 }] });
     expect(lastStored(w, w.general).references[0]?.message_ref_id).toBe(original.message_id);
   });
 
@@ -157,6 +164,7 @@ describe('update', () => {
     const updated = await draft.update({ t: 'final @bob' }, [{ user_id: w.bob.id, s: 6, e: 10 }]);
     expect(lastStored(w, w.general)).toMatchObject({ message_id: draft.message_id, content: { t: 'final @bob' }, mentions: [{ user_id: w.bob.id, s: 6, e: 10 }] });
     expect(w.emu.messages(w.general)).toHaveLength(1);
+    expect(framesOf(w, 'channel_message_update')).toHaveLength(1);
     expect(updated.message_id).toBe(draft.message_id);
     expect(updated.content.t).toBe('final @bob');
     expect(channel.messages.get(draft.message_id)?.content.t).toBe('final @bob');
@@ -179,7 +187,7 @@ describe('update', () => {
     const client = await loggedIn(t, w);
     const draft = await cachedChannel(client, w.general).send('draft');
     expect(await rejection(draft.update(''))).toBeInstanceOf(ValidationError);
-    expect(w.emu.wire.frames('channel_message_update')).toEqual([]);
+    expect(framesOf(w, 'channel_message_update')).toEqual([]);
     expect(lastStored(w, w.general).content.t).toBe('draft');
   });
 });
@@ -189,16 +197,19 @@ describe('react', () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     const original = await question(w, client);
-    const cachedCount = () => client.channels.get(w.general)?.messages.get(original.message_id)?.reactions.find((r) => r.emoji_id === 'tada')?.count ?? 0;
+    const cachedCount = () => client.channels.get(w.general)?.messages.get(original.message_id)?.reactions.find((r) => r.emoji_id === TADA)?.count ?? 0;
 
-    const added = await original.react({ emoji_id: 'tada', emoji: '🎉' });
-    expect(added).toMatchObject({ message_id: original.message_id, emoji_id: 'tada', count: 1, action_delete: false });
-    expect(lastStored(w, w.general).reactions).toEqual([{ emoji_id: 'tada', emoji: '🎉', count: 1, sender_ids: [w.bot.botId] }]);
+    const added = await original.react({ emoji_id: TADA, emoji: '🎉' });
+    expect(added).toMatchObject({ message_id: original.message_id, emoji_id: TADA, count: 1, action_delete: false });
+    expect(lastStored(w, w.general).reactions).toEqual([{ emoji_id: TADA, emoji: '🎉', count: 1, sender_ids: [w.bot.botId] }]);
     await until(() => cachedCount() === 1, 'the reaction in the cache');
 
-    const removed = await original.react({ emoji_id: 'tada', emoji: '🎉', action_delete: true });
+    const removed = await original.react({ emoji_id: TADA, emoji: '🎉', action_delete: true });
     expect(removed).toMatchObject({ count: 0, action_delete: true });
     expect(lastStored(w, w.general).reactions).toEqual([]);
+    // Production calls the removal flag `action`.
+    const removals = framesOf(w, 'message_reaction').map((f) => f.body as { action_delete?: boolean; action?: boolean });
+    expect(removals.map((b) => b.action_delete ?? b.action ?? false)).toEqual([false, true]);
     await until(() => cachedCount() === 0, 'the removal in the cache');
   });
 
@@ -207,8 +218,8 @@ describe('react', () => {
     const client = await loggedIn(t, w);
     const original = await question(w, client);
     expect(await rejection(original.react({ emoji_id: '', emoji: '🎉' }))).toMatchObject({ field: 'emoji_id' });
-    expect(await rejection(original.react({ emoji_id: 'tada', emoji: '' }))).toMatchObject({ field: 'emoji' });
-    expect(w.emu.wire.frames('message_reaction')).toEqual([]);
+    expect(await rejection(original.react({ emoji_id: TADA, emoji: '' }))).toMatchObject({ field: 'emoji' });
+    expect(framesOf(w, 'message_reaction')).toEqual([]);
   });
 
   // README: reactions are counted per emoji_id; a Unicode emoji passed as both counts with users reacting with it.
@@ -216,15 +227,21 @@ describe('react', () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     const original = await question(w, client);
-    w.emu.as(w.bob.id).react(original.message_id, { emoji: '👍' });
-    await client.reactTo(original, { emoji_id: '👍', emoji: '👍' });
-    await client.reactTo(original, { emoji_id: 'thumbs', emoji: '👍' });
+    // Production's emoji ids are int64: a Unicode emoji cannot be an id there, and is refused before anything is sent.
+    const [unicodeId, thumbsId] = inProduction ? ['7300000000000000002', '7300000000000000003'] : ['👍', 'thumbs'];
+    if (inProduction) {
+      expect(await rejection(client.reactTo(original, { emoji_id: '👍', emoji: '👍' }))).toBeInstanceOf(ValidationError);
+      expect(framesOf(w, 'message_reaction')).toEqual([]);
+    }
+    w.emu.as(w.bob.id).react(original.message_id, inProduction ? { emoji_id: unicodeId, emoji: '👍' } : { emoji: '👍' });
+    await client.reactTo(original, { emoji_id: unicodeId, emoji: '👍' });
+    await client.reactTo(original, { emoji_id: thumbsId, emoji: '👍' });
     expect(lastStored(w, w.general).reactions).toEqual([
-      { emoji_id: '👍', emoji: '👍', count: 2, sender_ids: [w.bob.id, w.bot.botId] },
-      { emoji_id: 'thumbs', emoji: '👍', count: 1, sender_ids: [w.bot.botId] },
+      { emoji_id: unicodeId, emoji: '👍', count: 2, sender_ids: [w.bob.id, w.bot.botId] },
+      { emoji_id: thumbsId, emoji: '👍', count: 1, sender_ids: [w.bot.botId] },
     ]);
-    await client.reactTo(original, { emoji_id: '👍', emoji: '👍', action_delete: true });
-    expect(lastStored(w, w.general).reactions[0]).toMatchObject({ emoji_id: '👍', count: 1, sender_ids: [w.bob.id] });
+    await client.reactTo(original, { emoji_id: unicodeId, emoji: '👍', action_delete: true });
+    expect(lastStored(w, w.general).reactions[0]).toMatchObject({ emoji_id: unicodeId, count: 1, sender_ids: [w.bob.id] });
   });
 });
 

@@ -6,19 +6,32 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ChannelType, ValidationError } from '../../src/index.js';
-import { loggedIn, rejection, requests, Tracker, type World } from './support.js';
+import { calls, inProduction, knownUser, loggedIn, rejection, requests, rpcCalls, Tracker, type World } from './support.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
 
 const friendsOf = (w: World, userId: string) => Object.fromEntries(w.emu.friendsOf(userId).map((f) => [f.userId, f.state]));
 
-/** A fetch that answers POST /v2/dm with 200 and an empty object, and passes everything else on. */
+/** The friend requests (and acceptances) sent: clanstream's POST /v2/friends(/accept), production's one AddFriends. */
+const friendPosts = (w: World, path: '/v2/friends' | '/v2/friends/accept') => (inProduction ? rpcCalls(w, 'AddFriends') : requests(w, 'POST', path).filter((r) => r.path === path));
+/** The requests that opened a DM channel: clanstream's POST /v2/dm, production's CreateChannelDesc. */
+const dmPosts = (w: World) => calls(w, ['POST', '/v2/dm'], 'CreateChannelDesc');
+
+/**
+ * A fetch that answers the DM opening with 200 and an empty answer (clanstream's
+ * `{}` on POST /v2/dm, production's empty CreateChannelDesc answer), and passes
+ * everything else on.
+ */
 const emptyDmFetch: typeof globalThis.fetch = async (input, init) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
-  if (method.toUpperCase() === 'POST' && new URL(url).pathname === '/v2/dm') {
+  const path = new URL(url).pathname;
+  if (method.toUpperCase() === 'POST' && path === '/v2/dm') {
     return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+  }
+  if (method.toUpperCase() === 'POST' && path === '/mezon.api.Mezon/CreateChannelDesc') {
+    return new Response(new Uint8Array(0), { status: 200, headers: { 'content-type': 'application/proto' } });
   }
   return globalThis.fetch(input, init);
 };
@@ -35,12 +48,17 @@ describe('friends', () => {
     await expect(client.acceptFriend(w.alice.id, 'alice')).resolves.toEqual({ ok: true });
     expect(friendsOf(w, w.bot.botId)).toEqual({ [w.alice.id]: 'accepted' });
     expect(friendsOf(w, w.alice.id)).toEqual({ [w.bot.botId]: 'accepted' });
-    expect(requests(w, 'POST', '/v2/friends/accept')[0]?.body).toEqual({ ids: [w.alice.id] });
+    expect(friendPosts(w, '/v2/friends/accept')[0]?.body).toEqual({ ids: [w.alice.id] });
 
     const accepted = await client.getListFriends(10, 'accepted');
     expect(accepted.friends.map((f) => f.user.id)).toEqual([w.alice.id]);
     expect((await client.getListFriends(10, 'invite_received')).friends).toEqual([]);
-    expect(requests(w, 'GET', '/v2/friends').map((r) => r.path)).toEqual(['/v2/friends', '/v2/friends?limit=10&state=accepted', '/v2/friends?limit=10&state=invite_received']);
+    if (inProduction) {
+      // ListFriends numbers the states (0 friends, 2 invite received); a 0 travels as nothing.
+      expect(rpcCalls(w, 'ListFriends').map((r) => r.body)).toEqual([{}, { limit: 10 }, { limit: 10, state: 2 }]);
+    } else {
+      expect(requests(w, 'GET', '/v2/friends').map((r) => r.path)).toEqual(['/v2/friends', '/v2/friends?limit=10&state=accepted', '/v2/friends?limit=10&state=invite_received']);
+    }
   });
 
   it('acceptFriend by username when no id is given', async () => {
@@ -48,17 +66,24 @@ describe('friends', () => {
     w.emu.as(w.bob.id).addFriend('bot');
     const client = await loggedIn(t, w);
     await client.acceptFriend('', 'bob');
-    expect(requests(w, 'POST', '/v2/friends/accept')[0]?.body).toEqual({ usernames: ['bob'] });
+    expect(friendPosts(w, '/v2/friends/accept')[0]?.body).toEqual({ usernames: ['bob'] });
     expect(friendsOf(w, w.bot.botId)).toEqual({ [w.bob.id]: 'accepted' });
   });
 
   it('acceptFriend without a pending request is refused (400); with neither id nor username, a ValidationError before any request', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    expect(await rejection(client.acceptFriend(w.alice.id, 'alice'))).toMatchObject({ status: 400 });
+    if (inProduction) {
+      // Production accepts by asking back (AddFriends): with no request pending, the bot's request is sent instead.
+      await expect(client.acceptFriend(w.alice.id, 'alice')).resolves.toEqual({ ok: true });
+      expect(friendsOf(w, w.bot.botId)).toEqual({ [w.alice.id]: 'invite_sent' });
+      expect(friendsOf(w, w.alice.id)).toEqual({ [w.bot.botId]: 'invite_received' });
+    } else {
+      expect(await rejection(client.acceptFriend(w.alice.id, 'alice'))).toMatchObject({ status: 400 });
+      expect(friendsOf(w, w.bot.botId)).toEqual({});
+    }
     expect(await rejection(client.acceptFriend('', ''))).toBeInstanceOf(ValidationError);
-    expect(requests(w, 'POST', '/v2/friends/accept')).toHaveLength(1);
-    expect(friendsOf(w, w.bot.botId)).toEqual({});
+    expect(friendPosts(w, '/v2/friends/accept')).toHaveLength(1);
   });
 
   it('addFriend sends a request by username (stored on both sides); an unknown username is a 404; an empty one a ValidationError', async () => {
@@ -67,13 +92,13 @@ describe('friends', () => {
     await expect(client.addFriend('bob')).resolves.toEqual({ ok: true });
     expect(friendsOf(w, w.bot.botId)).toEqual({ [w.bob.id]: 'invite_sent' });
     expect(friendsOf(w, w.bob.id)).toEqual({ [w.bot.botId]: 'invite_received' });
-    expect(requests(w, 'POST', '/v2/friends')[0]?.body).toEqual({ usernames: ['bob'] });
+    expect(friendPosts(w, '/v2/friends')[0]?.body).toEqual({ usernames: ['bob'] });
 
     const unknown = await rejection(client.addFriend('nobody-here'));
     expect(unknown).toBeInstanceOf(ApiError);
     expect(unknown).toMatchObject({ isNotFound: true });
     expect(await rejection(client.addFriend(''))).toBeInstanceOf(ValidationError);
-    expect(requests(w, 'POST', '/v2/friends').filter((r) => r.path === '/v2/friends')).toHaveLength(2);
+    expect(friendPosts(w, '/v2/friends')).toHaveLength(2);
   });
 
   it('getListFriends pages with limit and cursor; an unknown state is a 400', async () => {
@@ -89,7 +114,14 @@ describe('friends', () => {
     const rest = await client.getListFriends(2, undefined, first.cursor);
     expect(rest.cursor).toBeUndefined();
     expect([...first.friends, ...rest.friends].map((f) => f.user.id).sort()).toEqual([w.alice.id, w.bob.id, carol.id].sort());
-    expect(await rejection(client.getListFriends(undefined, 'bogus'))).toMatchObject({ status: 400 });
+    if (inProduction) {
+      // Production numbers the states: one it has no number for is refused before any request.
+      const listed = rpcCalls(w, 'ListFriends').length;
+      const refused = await rejection(client.getListFriends(undefined, 'bogus'));
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect((refused as ValidationError).message).toMatch(/ListFriendsRequest\.state/);
+      expect(rpcCalls(w, 'ListFriends')).toHaveLength(listed);
+    } else expect(await rejection(client.getListFriends(undefined, 'bogus'))).toMatchObject({ status: 400 });
   });
 });
 
@@ -104,16 +136,16 @@ describe('createDMchannel', () => {
     expect(client.state.dmChannels.get(w.alice.id)).toBe(channel?.channel_id);
     const again = await client.createDMchannel(w.alice.id);
     expect(again?.channel_id).toBe(channel?.channel_id);
-    expect(requests(w, 'POST', '/v2/dm')).toHaveLength(1);
+    expect(dmPosts(w)).toHaveLength(1);
   });
 
   it('an empty user id is a ValidationError; an unknown user resolves null, after the server said 404', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
     expect(await rejection(client.createDMchannel(''))).toBeInstanceOf(ValidationError);
-    expect(requests(w, 'POST', '/v2/dm')).toEqual([]);
+    expect(dmPosts(w)).toEqual([]);
     await expect(client.createDMchannel('3141592653589')).resolves.toBeNull();
-    expect(requests(w, 'POST', '/v2/dm')).toEqual([expect.objectContaining({ status: 404 })]);
+    expect(dmPosts(w)).toEqual([expect.objectContaining({ status: 404 })]);
     expect(w.emu.channels('0')).toEqual([]);
     expect(client.state.dmChannels.get('3141592653589')).toBeUndefined();
   });
@@ -122,7 +154,7 @@ describe('createDMchannel', () => {
     const w = await t.world();
     const client = await loggedIn(t, w, { fetch: emptyDmFetch });
     await expect(client.createDMchannel(w.alice.id)).resolves.toBeNull();
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     await expect(alice.createDmChannel()).resolves.toBeNull();
     expect(alice.dmChannelId).toBe('');
     const error = await rejection(alice.sendDM('hello?'));

@@ -7,22 +7,29 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ChannelType, Message, TypeMessage, ValidationError } from '../../src/index.js';
 import { until } from '../helpers/client.js';
-import { lastStored, loggedIn, rejection, requests, Tracker, type World } from './support.js';
+import { calls, expectUnsupported, inProduction, knownUser, lastStored, loggedIn, rejection, requests, Tracker, type World } from './support.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
 
-const dmPosts = (w: World) => requests(w, 'POST', '/v2/dm');
+/** The requests that opened a DM channel: clanstream's POST /v2/dm, production's CreateChannelDesc. */
+const dmPosts = (w: World) => calls(w, ['POST', '/v2/dm'], 'CreateChannelDesc');
 
 describe('properties', () => {
   it('id, username, display_name, avartar and its alias avatar; no DM channel yet', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     expect(alice).toMatchObject({ id: w.alice.id, username: 'alice', display_name: 'Alice', clan_nick: '', clan_avatar: '', dmChannelId: '' });
     expect(alice.avartar).toBe(w.alice.avatar);
     expect(alice.avatar).toBe(alice.avartar);
     expect(JSON.parse(JSON.stringify(alice))).toMatchObject({ id: w.alice.id, username: 'alice', avatar: w.alice.avatar, clan_nick: '' });
+    if (inProduction) {
+      // production: members/history — a user the bot never met cannot be looked up; nothing is sent.
+      const before = w.emu.wire.requests('/').length;
+      expectUnsupported(await rejection(client.users.fetch(w.bob.id)), 'getUser');
+      expect(w.emu.wire.requests('/').length).toBe(before);
+    }
   });
 });
 
@@ -30,7 +37,7 @@ describe('sendDM', () => {
   it('creates the DM channel first when none exists, then remembers it: the second sendDM opens none', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     expect(w.emu.channels('0')).toEqual([]);
 
     const first = await alice.sendDM('hello alice');
@@ -59,7 +66,7 @@ describe('sendDM', () => {
     const w = await t.world();
     const dm = w.emu.as(w.alice.id).sendDM(w.bot.botId, 'hi bot').channel_id;
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     expect(alice.dmChannelId).toBe(dm);
     await alice.sendDM('hi alice');
     expect(dmPosts(w)).toEqual([]);
@@ -80,7 +87,7 @@ describe('sendDM', () => {
   it('empty content is a ValidationError: no DM channel is opened and nothing is sent', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     expect(await rejection(alice.sendDM(''))).toBeInstanceOf(ValidationError);
     expect(await rejection(alice.sendDM({ t: 'x'.repeat(5000) }))).toMatchObject({ issues: [expect.objectContaining({ code: 'too_large' })] });
     expect(dmPosts(w)).toEqual([]);
@@ -93,10 +100,12 @@ describe('createDmChannel', () => {
   it('opens the DM channel (stored by the emulator) and returns the cached one afterwards', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const bob = await client.users.fetch(w.bob.id);
+    const bob = await knownUser(client, w, w.bob.id);
     const channel = await bob.createDmChannel();
     expect(channel).toMatchObject({ channel_id: expect.any(String), clan_id: '0', type: ChannelType.CHANNEL_TYPE_DM });
-    expect(channel?.user_ids).toEqual(expect.arrayContaining([w.bot.botId, w.bob.id]));
+    // Production's channel description of a DM lists the *other* members only.
+    if (inProduction) expect(channel?.user_ids).toEqual([w.bob.id]);
+    else expect(channel?.user_ids).toEqual(expect.arrayContaining([w.bot.botId, w.bob.id]));
     expect(w.emu.channels('0').map((c) => c.channel_id)).toEqual([channel?.channel_id]);
     expect(bob.dmChannelId).toBe(channel?.channel_id);
     const again = await bob.createDmChannel();
@@ -110,7 +119,7 @@ describe('tokens', () => {
     const w = await t.world();
     w.emu.fund(w.bot.botId, 10);
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     const result = await alice.sendToken({ amount: 2.5, note: 'thanks', extra_attribute: 'order-1' });
     expect(result).toEqual({ ok: true, tx_hash: expect.stringMatching(/^[0-9a-f]{64}$/), error: '' });
     const [stored, ...others] = w.emu.transactions();
@@ -119,6 +128,13 @@ describe('tokens', () => {
     expect(w.emu.balance(w.alice.id)).toBe(2.5);
     expect(w.emu.balance(w.bot.botId)).toBe(7.5);
 
+    if (inProduction) {
+      // Production has no RPC that reads a transaction back: refused, and nothing is sent.
+      const before = w.emu.wire.requests('/').length;
+      expectUnsupported(await rejection(alice.listTransactionDetail(result.tx_hash)), 'getTransaction');
+      expect(w.emu.wire.requests('/').length).toBe(before);
+      return;
+    }
     const detail = await alice.listTransactionDetail(result.tx_hash);
     expect(detail).toMatchObject({ tx_hash: result.tx_hash, sender_id: w.bot.botId, receiver_id: w.alice.id, amount: '2500000', text_data: 'thanks' });
     expect(requests(w, 'GET', `/v2/transactions/${result.tx_hash}`)).toHaveLength(1);
@@ -127,7 +143,7 @@ describe('tokens', () => {
   it('a refused transfer (no funds) resolves ok: false and stores nothing', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
     const result = await alice.sendToken({ amount: 1 });
     expect(result.ok).toBe(false);
     expect(result.error).not.toBe('');
@@ -137,9 +153,15 @@ describe('tokens', () => {
   it('listTransactionDetail: a missing id is a ValidationError (no request); an unknown one a 404 ApiError', async () => {
     const w = await t.world();
     const client = await loggedIn(t, w);
-    const alice = await client.users.fetch(w.alice.id);
+    const alice = await knownUser(client, w, w.alice.id);
+    const before = w.emu.wire.requests('/').length;
     expect(await rejection(alice.listTransactionDetail(''))).toBeInstanceOf(ValidationError);
-    expect(requests(w, 'GET', '/v2/transactions')).toEqual([]);
+    expect(w.emu.wire.requests('/').length).toBe(before);
+    if (inProduction) {
+      expectUnsupported(await rejection(alice.listTransactionDetail('ab'.repeat(32))), 'getTransaction');
+      expect(w.emu.wire.requests('/').length).toBe(before);
+      return;
+    }
     const error = await rejection(alice.listTransactionDetail('ab'.repeat(32)));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ isNotFound: true });

@@ -26,10 +26,15 @@ export const PROTOCOL_UNDER_TEST: ProtocolUnderTest = chosen();
 /** Whether this run speaks production (no resume, no idempotent resend, RPC REST). */
 export const inProduction: boolean = PROTOCOL_UNDER_TEST !== 'clanstream';
 
-/** What a client of this run adds to its config: production's protocol object, unpaced, with the emulator's media service when given. */
-export function protocolConfig(emu?: { url: string }): Partial<ClientConfigDto> {
+/**
+ * What a client of this run adds to its config: production's protocol
+ * object, unpaced. An emulator (or its URL) points its media plays at that
+ * emulator (production posts them to a host of their own).
+ */
+export function protocolConfig(emulator?: { url: string } | string): Partial<ClientConfigDto> {
   if (PROTOCOL_UNDER_TEST === 'clanstream') return {};
-  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0, ...(emu ? { mediaUrl: `${emu.url}/api/playmedia` } : {}) }) };
+  const url = typeof emulator === 'string' ? emulator : emulator?.url;
+  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0, ...(url ? { mediaUrl: `${url}/api/playmedia` } : {}) }) };
 }
 
 /** The channel the emulator files a quick-menu entry under: production keeps them for a whole clan (channel "0"). */

@@ -89,6 +89,7 @@ export function referenceFromWire(ref: WireRef): ApiMessageRef {
     ...(ref.messageSenderClanNick ? { message_sender_clan_nick: ref.messageSenderClanNick } : {}),
     ...(ref.mesagesSenderAvatar ? { message_sender_avatar: ref.mesagesSenderAvatar } : {}),
     ...(ref.content ? { content: ref.content } : {}),
-    ...(ref.hasAttachment ? { has_attachment: true } : {}),
+    // A proto3 bool always has a value: false travels as nothing and is still false.
+    has_attachment: ref.hasAttachment,
   };
 }

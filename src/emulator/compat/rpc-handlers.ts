@@ -2,6 +2,7 @@ import type { MessageShape } from '@bufbuild/protobuf';
 import type { ApiRoleListEventResponse, ApiSession, ApiVoiceChannelUserList } from '../../model/api.js';
 import type { RPC_METHODS, RpcMethodName } from '../../production/wire/index.js';
 import { EmulatorError } from '../errors.js';
+import { paginate, readPage } from '../http/pagination.js';
 import type { RequestContext } from '../http/router.js';
 import { addClanQuickMenu, deleteClanQuickMenus, listQuickMenus, WHOLE_CLAN } from '../platform/clan-quick-menus.js';
 import { publicMessage } from '../platform/messages.js';
@@ -223,9 +224,11 @@ export function rpcHandlers(emulator: EmulatorHandlers, refreshes: SessionRefres
     ListFriends: ({ http }, request) => {
       const { world } = http.services.platform;
       // An int32 cannot say "unset": 0 lists every entry, as a client that names no state wants.
-      const entries = friendEntries(world, http.user.id, request.state || undefined).slice(0, request.limit || undefined);
+      const asked = new URLSearchParams({ ...(request.limit ? { limit: String(request.limit) } : {}), ...(request.cursor ? { cursor: request.cursor } : {}) });
+      const page = paginate(friendEntries(world, http.user.id, request.state || undefined), readPage(asked));
       return {
-        friends: entries.map(([id, f]) => {
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+        friends: page.items.map(([id, f]) => {
           const user = world.user(id);
           return {
             user: { id: user.id, username: user.username, displayName: user.display_name, avatarUrl: user.avatar, createTimeSeconds: user.create_time_seconds },

@@ -115,7 +115,7 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
     const list = get(answer, 'roles');
     const roles = (typeof list === 'object' && list !== null && !Array.isArray(list) ? rowsOf(list, 'roles', route) : rowsOf(answer, 'roles', route)).map((r) => roleOf(r, clanId));
     const cursor = text(answer, 'cursor');
-    return { clan_id: clanId, roles: { roles }, ...(cursor ? { cursor } : {}), ...(get(answer, 'limit') !== undefined ? { limit: num(answer, 'limit') } : {}) };
+    return { clan_id: clanId, roles: { roles, ...(cursor ? { next_cursor: cursor } : {}) }, ...(cursor ? { cursor } : {}), ...(get(answer, 'limit') !== undefined ? { limit: num(answer, 'limit') } : {}) };
   }
 
   async updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {

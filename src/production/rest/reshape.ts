@@ -90,11 +90,15 @@ export function friendOf(row: Row): ApiFriend {
   return { user: userOf(isRecord(user) ? user : {}), state: FRIEND_STATES[num(row, 'state')] ?? 'accepted', update_time_seconds: num(row, 'update_time_seconds') };
 }
 
-/** Production's friend state number of a state clanstream names (the list filter). */
-export function friendStateNumber(state: string | undefined): number | undefined {
-  if (state === undefined || state === '') return undefined;
+/**
+ * Production's friend state number of a state clanstream names (the list
+ * filter). An unknown state is passed on as it is, for the request's encoding
+ * to refuse as a ValidationError naming the field, never dropped.
+ */
+export function friendStateNumber(state: string | undefined): number | string | undefined {
+  if (!state) return undefined;
   const index = (FRIEND_STATES as readonly string[]).indexOf(state);
-  return index >= 0 ? index : Number.isInteger(Number(state)) ? Number(state) : undefined;
+  return index >= 0 ? index : Number.isInteger(Number(state)) ? Number(state) : state;
 }
 
 /**

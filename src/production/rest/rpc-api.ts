@@ -26,7 +26,7 @@ import { SessionSchema as SessionC } from '../schema/sdk-2.8.44_pb.js';
 import { decodeMessage, encodeMessage } from '../wire/envelope-codec.js';
 import { RPC_METHODS, type RpcDialectName, type RpcMethod } from '../wire/rpc-methods.js';
 import { ProductionRest, type HistoryAsk, type ProductionRestOptions } from './production-rest.js';
-import { channelOf, clanOf, friendOf, friendStateNumber, get, quickMenuOf, roleOf, rowsOf, voiceUsersOf, type Row } from './reshape.js';
+import { channelOf, clanOf, friendOf, friendStateNumber, get, quickMenuOf, roleOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
 
 const OK: ApiOk = { ok: true };
 /** Connect-style unary RPC: protobuf both ways. */
@@ -149,8 +149,9 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     const answer = await this.rpc('ListRoles', { clanId, limit: Number(query.limit) || 0, state: Number(query.state) || 0, cursor: query.cursor });
     const list = get(answer, 'roles');
     const roles = list && typeof list === 'object' ? rowsOf(list, 'roles', 'ListRoles').map((r) => roleOf(r, clanId)) : [];
-    const cursor = typeof answer.cursor === 'string' && answer.cursor !== '' ? answer.cursor : undefined;
-    return { clan_id: clanId, roles: { roles }, ...(cursor ? { cursor } : {}) };
+    const cursor = text(answer, 'cursor');
+    // Production's answer names the next page in its cursor: clanstream's list calls that next_cursor.
+    return { clan_id: clanId, roles: { roles, ...(cursor ? { next_cursor: cursor } : {}) } };
   }
 
   async updateRole(roleId: string, body: ServiceUpdateRoleBody): Promise<ApiOk> {

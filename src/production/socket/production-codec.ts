@@ -7,7 +7,7 @@ import { decodeMessage, encodeEnvelope } from '../wire/envelope-codec.js';
 import { KnownDialectsFrameDecoder, type InboundFrame } from '../wire/frame-decoder.js';
 import { RPC_METHODS } from '../wire/rpc-methods.js';
 import { ENTRY_OF } from '../dialect-kit.js';
-import { gatewayError, mustJoinChannel, replyOf, type Reply } from './replies.js';
+import { gatewayError, mustJoinChannel, replyOf, RPC_CODES, type Reply } from './replies.js';
 import { opFrames, type EnvelopeCase, type OpFrames, type RequestStyle } from './requests.js';
 import { WireCids } from './wire-cids.js';
 
@@ -209,7 +209,7 @@ export class ProductionCodec implements SocketCodec {
     if (waiting === undefined) return new ProtocolError(`a raw answer under cid ${wire}, which no request on this socket waits for (ignored)`);
     if (waiting.settled) return this.late(wire, waiting);
     if (waiting.frames.kind !== 'rpc') return this.failed(wire, { code: 'internal', message: `${waiting.op} was answered with a raw frame` });
-    if (code !== 0) return this.failed(wire, { code: 'bad_request', message: `${waiting.frames.call.method} was refused with code ${code}` });
+    if (code !== 0) return this.failed(wire, { code: RPC_CODES[code] ?? 'bad_request', message: `${waiting.frames.call.method} was refused with code ${code}` });
     const schema = RPC_METHODS['sdk-2.8.44'][waiting.frames.call.method].answer;
     const decoded = body.length === 0 ? undefined : decodeMessage(schema, body, `the answer to ${waiting.frames.call.method}`);
     if (decoded instanceof ProtocolError) return this.failed(wire, { code: 'internal', message: decoded.message });

@@ -81,9 +81,8 @@ export function replyOf(op: string, payload: unknown, answer: Answer): Reply {
     case 'clan_join':
       return { op: 'clan_joined', payload: { clan_id: str(p.clan_id) } };
     case 'channel_join':
-      return { op: 'channel_joined', payload: { channel_id: str(p.channel_id), ...(typeof p.clan_id === 'string' ? { clan_id: p.clan_id } : {}) } };
     case 'channel_leave':
-      return { op: 'channel_left', payload: { channel_id: str(p.channel_id), ...(typeof p.clan_id === 'string' ? { clan_id: p.clan_id } : {}) } };
+      return { op: op === 'channel_join' ? 'channel_joined' : 'channel_left', payload: { channel_id: str(p.channel_id), ...(typeof p.clan_id === 'string' ? { clan_id: p.clan_id } : {}) } };
     case 'message_reaction': {
       // The echo's fields, else the request's.
       const ack = { ...picked(p, 'message_id channel_id emoji_id emoji'), ...picked(v, 'message_id channel_id emoji_id emoji'), count: num(v.count), action_delete: typeof v.action === 'boolean' ? v.action : p.action_delete === true };
@@ -109,6 +108,9 @@ const STATUS_CODES: Readonly<Record<string, GatewayErrorCode>> = {
   '413': 'payload_too_large',
   '429': 'rate_limited',
 };
+
+/** gRPC's code numbers (a socket RPC's raw answer carries one) that say more than "refused" (bad_request): permission denied. */
+export const RPC_CODES: Readonly<Record<number, GatewayErrorCode>> = { 7: 'forbidden' };
 
 /** An error envelope (case 12) as clanstream's gateway error. */
 export function gatewayError(value: Record<string, unknown> | undefined): GatewayErrorPayload {
