@@ -26,7 +26,7 @@ import {
 } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { Tracker, type World } from './support.js';
-import { CUSTOM_EMOJI_ID } from '../support/protocol-under-test.js';
+import { CUSTOM_EMOJI_ID, productionGap } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -258,7 +258,9 @@ describe('every event kind', () => {
     expect(Object.keys(TRIGGERS).sort()).toEqual([...ALL_EVENTS].sort());
   });
 
-  it.each(ALL_EVENTS.map((type) => [type]))('%s arrives on stream(), its on* method, on() and iterate()', async (type) => {
+  it.each(
+    ALL_EVENTS.filter((type) => !(type === Events.QuickMenu && productionGap('quick_menu_event: production\'s addQuickMenuAccess sends no clan id, so the emulator files the entry under clan "0" and its event names no clan'))).map((type) => [type]),
+  )('%s arrives on stream(), its on* method, on() and iterate()', async (type) => {
     await deliversOnEveryApi(type);
   });
 

@@ -21,6 +21,7 @@ import { until } from '../helpers/client.js';
 import { rejection } from '../helpers/outcomes.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
 import { HOSTILE_BOT, HOSTILE_CLAN, HostilePlatform, type FakeSocket, type HostilePlatformOptions } from '../support/hostile-platform.js';
+import { productionGap } from '../support/protocol-under-test.js';
 import { Tracker, type World } from './support.js';
 
 const t = new Tracker();
@@ -38,7 +39,7 @@ function sendRequest(w: World, text: string, extra: Partial<ChannelMessageSendRe
 const storedTexts = (w: World) => w.emu.messages(w.general).map((m) => m.content.t);
 
 describe('a frame over the server’s max_frame_bytes', () => {
-  it('a 2 MB outbox.enqueue is refused at once with a ValidationError naming its size and the limit; the send behind it goes out, and the socket stays up', async () => {
+  it.skipIf(productionGap('production has no hello announcing max_frame_bytes, and the emulator\'s production front end ignores an oversized frame instead of closing with 1009'))('a 2 MB outbox.enqueue is refused at once with a ValidationError naming its size and the limit; the send behind it goes out, and the socket stays up', async () => {
     const w = await t.world();
     const { client, lifecycle, errors } = await t.connected(w);
     const huge = client.outbox.enqueue('channel_message_send', sendRequest(w, 'x'.repeat(2 * 1024 * 1024)));
@@ -62,7 +63,7 @@ describe('a frame over the server’s max_frame_bytes', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a send through a channel and a raw gateway request are refused the same way, against the limit the hello announced', async () => {
+  it.skipIf(productionGap('production has no hello announcing max_frame_bytes'))('a send through a channel and a raw gateway request are refused the same way, against the limit the hello announced', async () => {
     const w = await t.world({ maxFrameBytes: 4096 });
     const { client } = await t.connected(w);
     const channel = await client.channels.fetch(w.general);
@@ -209,7 +210,7 @@ describe('a frame from the server over maxInboundFrameBytes', () => {
 });
 
 describe('against the emulator', () => {
-  it('an event over maxInboundFrameBytes is reported; the client starts afresh, resynchronises, and has the message from the history', async () => {
+  it.skipIf(productionGap('an oversized production push is not yet answered by a fresh session that refills the window from history'))('an event over maxInboundFrameBytes is reported; the client starts afresh, resynchronises, and has the message from the history', async () => {
     const w = await t.world();
     const { client, errors, lifecycle, received } = await t.connected(w, { maxInboundFrameBytes: 4096 });
     const first = w.emu.as(w.alice.id).send(w.general, 'first');

@@ -15,7 +15,7 @@ import { authenticate } from '../helpers/raw.js';
 import { until } from '../helpers/client.js';
 import { tappedWebSocket } from '../helpers/tapped-websocket.js';
 import { sleep, Tracker, type World } from './support.js';
-import { clanJoinBodies, httpRoute, inProduction, SESSION_REFRESH } from '../support/protocol-under-test.js';
+import { clanJoinBodies, httpRoute, inProduction, productionGap, SESSION_REFRESH } from '../support/protocol-under-test.js';
 
 /** The clan list's route in this run. */
 const CLANS = httpRoute({ route: 'GET /v2/clans', path: '/v2/clans' }, 'ListClanDescs');
@@ -110,7 +110,7 @@ describe('dropped connections', () => {
 });
 
 describe('heartbeat', () => {
-  it('detects a silent server, then reconnects and resumes with nothing lost once it answers again', async () => {
+  it.skipIf(productionGap('production\'s heartbeat is fixed at 10 s (the platform\'s pace), so the case\'s 1 s interval does not apply; its counterpart needs a virtual clock'))('detects a silent server, then reconnects and resumes with nothing lost once it answers again', async () => {
     const w = await t.world({ heartbeatIntervalMs: 1000 });
     const { client, received, lifecycle } = await t.connected(w, { heartbeatTimeoutMs: 300 });
     const before = w.emu.as(w.alice.id).send(w.general, 'before');
@@ -358,7 +358,7 @@ async function outlivesTheOldToken(w: World, client: ServiceClient, seen: { rece
 }
 
 describe('refresh before expiry', () => {
-  it('refreshes before the token expires, moves the live socket onto the new token, and stays connected', async () => {
+  it.skipIf(productionGap('the emulator\'s sdk-2.8.37 front end closes a socket whose token expired (era C keeps it); which the platform does is not known offline', ['sdk-2.8.37']))('refreshes before the token expires, moves the live socket onto the new token, and stays connected', async () => {
     // Tokens live 2 s (exp = iat + 2, iat rounded down); the client refreshes min(refreshMarginMs, a fifth of
     // the lifetime) = 400 ms before exp, and sends token_refresh so the socket is not closed at expiry.
     const w = await t.world({ tokenTtlSeconds: 2 });
@@ -387,7 +387,7 @@ describe('refresh before expiry', () => {
     await until(() => received.some((m) => m.message_id === sent.message_id), 'a message after the first expiry');
   }, 20_000);
 
-  it('tries token_refresh again when the gateway answers rate_limited, and the socket outlives the old token', async () => {
+  it.skipIf(productionGap('the emulator\'s sdk-2.8.37 front end closes a socket whose token expired (era C keeps it); which the platform does is not known offline', ['sdk-2.8.37']))('tries token_refresh again when the gateway answers rate_limited, and the socket outlives the old token', async () => {
     const w = await t.world({ tokenTtlSeconds: 2 });
     if (inProduction) {
       // Production has no token_refresh to refuse: the socket outlives the old token without one.

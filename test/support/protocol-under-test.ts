@@ -91,3 +91,15 @@ export const SESSION_REFRESH: HttpRoute = httpRoute({ route: 'POST /v2/account/s
 
 /** The `clan_join` bodies of a fresh session that joins these clans: production joins the DM space "0" too (an int64 zero: nothing of it travels). */
 export const clanJoinBodies = (clanIds: readonly string[]): Array<Record<string, string>> => [...clanIds.map((clanId) => ({ clan_id: clanId })), ...(inProduction ? [{}] : [])];
+
+/**
+ * A case that does not hold in production yet, and why: skipped in the
+ * production projects (only `dialects`, when given) with a loud line, and
+ * listed in docs/guides/connecting-to-the-platform.md, "Known gaps". It
+ * still runs in clanstream's project.
+ */
+export function productionGap(why: string, dialects: readonly ProtocolUnderTest[] = ['sdk-2.8.44', 'sdk-2.8.37']): boolean {
+  const gap = dialects.includes(PROTOCOL_UNDER_TEST);
+  if (gap) console.warn(`[production ${PROTOCOL_UNDER_TEST}] known gap, case skipped: ${why}`);
+  return gap;
+}
