@@ -258,10 +258,12 @@ describe('every event kind', () => {
     expect(Object.keys(TRIGGERS).sort()).toEqual([...ALL_EVENTS].sort());
   });
 
-  it.each(
-    ALL_EVENTS.filter((type) => !(type === Events.QuickMenu && productionGap('quick_menu_event: production\'s addQuickMenuAccess sends no clan id, so the emulator files the entry under clan "0" and its event names no clan'))).map((type) => [type]),
-  )('%s arrives on stream(), its on* method, on() and iterate()', async (type) => {
+  it.each(ALL_EVENTS.filter((type) => type !== Events.QuickMenu).map((type) => [type]))('%s arrives on stream(), its on* method, on() and iterate()', async (type) => {
     await deliversOnEveryApi(type);
+  });
+
+  it.skipIf(productionGap('quick_menu_event: production\'s addQuickMenuAccess sends no clan id, so the emulator files the entry under clan "0" and its event names no clan'))(`${Events.QuickMenu} arrives on stream(), its on* method, on() and iterate()`, async () => {
+    await deliversOnEveryApi(Events.QuickMenu);
   });
 
   it('is typed per kind on every API', () => {
