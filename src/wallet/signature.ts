@@ -1,4 +1,5 @@
 import { base58, base64 } from '@scure/base';
+import { base64Of } from '../util/base64.js';
 import { TxType } from './transaction.js';
 
 const utf8 = new TextEncoder();
@@ -10,7 +11,7 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export function encodeSignature(type: TxType, publicKey: Uint8Array, signature: Uint8Array): string {
   if (type === TxType.TransferByKey) return base58.encode(signature);
-  const json = JSON.stringify({ PubKey: base64.encode(publicKey), Sig: base64.encode(signature) });
+  const json = JSON.stringify({ PubKey: base64Of(publicKey), Sig: base64Of(signature) });
   return base58.encode(utf8.encode(json));
 }
 
