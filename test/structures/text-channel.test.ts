@@ -163,13 +163,13 @@ describe('quick menu access', () => {
     const channel = cachedChannel(client, w.general);
     const entry = await channel.addQuickMenuAccess({ menu_name: 'help', action_msg: '/help' });
     expect(entry).toMatchObject({ bot_id: w.bot.botId, channel_id: w.general, menu_name: 'help', action_msg: '/help' });
-    // Production's answer names no entry id: the entry is told by its clan there.
-    const stored = inProduction ? { clan_id: w.clanId } : { id: entry.id };
-    expect(w.emu.quickMenus(menuChannel(w))).toEqual([expect.objectContaining({ ...stored, bot_id: w.bot.botId, menu_name: 'help', action_msg: '/help' })]);
-    expect(menuPosts(w)[0]?.body).toMatchObject({ bot_id: w.bot.botId, menu_name: 'help', ...(inProduction ? { clan_id: w.clanId } : { channel_id: w.general }) });
+    // Production's answer names nothing: the client makes the entry's id and sends it, as the platform's SDK does.
+    expect(w.emu.quickMenus(menuChannel(w))).toEqual([expect.objectContaining({ id: entry.id, clan_id: w.clanId, bot_id: w.bot.botId, menu_name: 'help', action_msg: '/help' })]);
+    expect(menuPosts(w)[0]?.body).toMatchObject({ bot_id: w.bot.botId, menu_name: 'help', ...(inProduction ? { id: entry.id, clan_id: w.clanId } : { channel_id: w.general }) });
 
     await expect(channel.deleteQuickMenuAccess()).resolves.toEqual({ ok: true, removed: 1 });
-    if (inProduction) expect(rpcCalls(w, 'DeleteQuickMenuAccess').map((r) => r.body)).toEqual([{ bot_id: w.bot.botId }]);
+    // Production removes an entry by its id and clan (the platform's own client does): the bot's entries offered in the channel are listed first.
+    if (inProduction) expect(rpcCalls(w, 'DeleteQuickMenuAccess').map((r) => r.body)).toEqual([{ id: entry.id, clan_id: w.clanId, bot_id: w.bot.botId }]);
     else expect(requests(w, 'DELETE', `/v2/channels/${w.general}/quickmenu/`).map((r) => r.path)).toEqual([`/v2/channels/${w.general}/quickmenu/${w.bot.botId}`]);
     expect(w.emu.quickMenus(menuChannel(w))).toEqual([]);
   });
