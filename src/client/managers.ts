@@ -51,10 +51,10 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
       scheduler: config.scheduler,
       random: config.random,
       ...(config.restIntervalMs > 0 ? { minIntervalMs: config.restIntervalMs } : {}),
-      ...(config.fetch ? { fetch: config.fetch } : {}),
+      fetch: config.fetch,
       redactor: hooks.redactor,
       report: (error) => hooks.report(error),
-      ...(hooks.debug ? { debug: hooks.debug } : {}),
+      debug: hooks.debug,
     }),
     protocol,
   );
