@@ -15,12 +15,17 @@ export const WHOLE_CLAN = '0';
 export const BOT_MENU = 1;
 
 /** The platform's snowflake epoch (2020-01-01T00:00:00Z, ms), as its SDK makes entry ids. */
-const SNOWFLAKE_EPOCH = 1_577_836_800_000n;
+const SNOWFLAKE_EPOCH_MS = 1_577_836_800_000;
 
-/** A fresh entry id: milliseconds since the platform's epoch above 22 random bits, a decimal int64 as the platform's ids are. */
+/**
+ * A fresh entry id: milliseconds since the platform's epoch (none before it:
+ * a virtual clock may start at 0) above 22 random bits, a positive decimal
+ * int64 as the platform's ids are.
+ */
 export function freshEntryId(nowMs: number): string {
   const bits = globalThis.crypto.getRandomValues(new Uint32Array(1))[0]! & 0x3f_ffff;
-  return ((BigInt(Math.max(0, Math.trunc(nowMs))) - SNOWFLAKE_EPOCH) << 22n | BigInt(bits)).toString();
+  const since = BigInt(Math.max(0, Math.trunc(nowMs) - SNOWFLAKE_EPOCH_MS));
+  return ((since << 22n) | BigInt(bits || 1)).toString();
 }
 
 /** An entry as AddQuickMenuAccess takes it (snake_case). */
