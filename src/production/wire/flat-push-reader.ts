@@ -1,5 +1,6 @@
 import { create, type DescMessage } from '@bufbuild/protobuf';
 import { getTextEncoding } from '@bufbuild/protobuf/wire';
+import { int64Text } from './recent-int64-texts.js';
 
 /**
  * A lean reader for the Envelopes most frames are: a push whose message is
@@ -70,9 +71,6 @@ const decodeUtf8 = getTextEncoding().decodeUtf8;
 /** Text up to this long is read byte by byte when it is ASCII (a decoder call costs more). */
 const ASCII_RUN = 256;
 
-/** Joins a varint's halves into a bigint. */
-const halves = new DataView(new ArrayBuffer(8));
-
 /**
  * The bytes of one frame and where it is in them. Reads as protobuf-es's
  * BinaryReader does (the same varints, bits past 64 dropped, at most 10
@@ -127,9 +125,7 @@ class Cursor {
   /** An int64 in decimal, as protobuf-es writes one read as text. */
   int64Text(): string {
     this.varint64();
-    halves.setInt32(0, this.lo, true);
-    halves.setInt32(4, this.hi, true);
-    return String(halves.getBigInt64(0, true));
+    return int64Text(this.lo, this.hi);
   }
 
   bool(): boolean {
@@ -217,8 +213,10 @@ export function readFlatPush(schema: DescMessage, bytes: Uint8Array): object | u
   let envelope = envelopes.get(schema);
   if (envelope === undefined) envelopes.set(schema, (envelope = flat(schema, true) ?? null));
   if (envelope === null) return undefined;
+  // A Buffer's (Node's) subarray goes through its species constructor; a plain view's is cheaper, and the bytes are the same.
+  const view = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   try {
-    const message = read(new Cursor(bytes), bytes.length, envelope);
+    const message = read(new Cursor(view), view.length, envelope);
     return message.message.case ? message : undefined;
   } catch {
     return undefined;
