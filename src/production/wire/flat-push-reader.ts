@@ -9,7 +9,7 @@ import { int64Text } from './recent-int64-texts.js';
  * message, but allocates per tag, dispatches through its read context and
  * fills each message in slow (dictionary) mode; this reads with a table of
  * tags built once per schema into a copy of the zero message, with a cursor
- * of its own (no closure per field). Anything else (a
+ * of its own (no closure per field, no DataView per frame). Anything else (a
  * case whose message is not flat, a tag or wire type it does not know, a case
  * twice, bytes that end early, text that is not UTF-8) is `undefined`: the
  * caller decodes with the schema, which has the last word on every frame this
@@ -71,100 +71,59 @@ const decodeUtf8 = getTextEncoding().decodeUtf8;
 /** Text up to this long is read byte by byte when it is ASCII (a decoder call costs more). */
 const ASCII_RUN = 256;
 
-/**
- * The bytes of one frame and where it is in them. Reads as protobuf-es's
- * BinaryReader does (the same varints, bits past 64 dropped, at most 10
- * bytes), but fails instead of reading a byte past the end.
- */
+/** The bytes of one frame, where it is in them, and the high half of the last varint. */
 class Cursor {
   pos = 0;
-  /** The halves of the last 64-bit varint. */
-  private lo = 0;
-  private hi = 0;
+  hi = 0;
 
   constructor(readonly buf: Uint8Array) {}
 
-  private byte(): number {
-    if (this.pos >= this.buf.length) fail();
-    return this.buf[this.pos++]!;
-  }
-
-  uint32(): number {
-    let result = 0;
-    let b: number;
-    let i = 0;
-    do {
-      b = this.byte();
-      if (i < 4) result |= (b & 0x7f) << (7 * i);
-      else if (i === 4) result |= (b & 0x0f) << 28;
-      i += 1;
-    } while (b & 0x80 && i < 10);
-    if (b & 0x80) fail();
-    return result >>> 0;
-  }
-
-  private varint64(): void {
+  /**
+   * A varint's low 32 bits (its high ones in `hi`), read as protobuf-es
+   * reads one (at most 10 bytes, bits past 64 dropped); fails instead of
+   * reading past the end.
+   */
+  varint(): number {
+    const { buf } = this;
     let lo = 0;
     let hi = 0;
-    let b: number;
     let shift = 0;
+    let b: number;
     do {
-      b = this.byte();
+      if (this.pos >= buf.length) fail();
+      b = buf[this.pos++]!;
       if (shift < 28) lo |= (b & 0x7f) << shift;
       else if (shift === 28) {
-        lo |= (b & 0x0f) << 28;
-        hi = (b & 0x70) >> 4;
+        lo |= b << 28;
+        hi = (b & 0x7f) >> 4;
       } else hi |= (b & 0x7f) << (shift - 32);
       shift += 7;
     } while (b & 0x80 && shift < 70);
     if (b & 0x80) fail();
-    this.lo = lo;
     this.hi = hi;
-  }
-
-  /** An int64 in decimal, as protobuf-es writes one read as text. */
-  int64Text(): string {
-    this.varint64();
-    return int64Text(this.lo, this.hi);
-  }
-
-  bool(): boolean {
-    this.varint64();
-    return this.lo !== 0 || this.hi !== 0;
+    return lo;
   }
 
   /** Where a length-delimited value starts; the cursor moves past its end. */
-  private delimited(): number {
-    const length = this.uint32();
+  delimited(): number {
+    const length = this.varint() >>> 0;
     const start = this.pos;
     if (start + length > this.buf.length) fail();
-    this.pos = start + length;
+    this.pos += length;
     return start;
   }
+}
 
-  bytes(): Uint8Array {
-    const start = this.delimited();
-    return this.buf.subarray(start, this.pos);
+/** UTF-8 text, refused when it is not valid (as the schema's decoder refuses it). */
+function text(buf: Uint8Array, start: number, end: number): string {
+  const length = end - start;
+  if (length <= ASCII_RUN) {
+    const codes = new Array<number>(length);
+    let i = 0;
+    while (i < length && buf[start + i]! < 0x80) codes[i] = buf[start + i++]!;
+    if (i === length) return String.fromCharCode(...codes);
   }
-
-  /** UTF-8 text, refused when it is not valid (as the schema's decoder refuses it). */
-  string(): string {
-    const start = this.delimited();
-    const end = this.pos;
-    const { buf } = this;
-    const length = end - start;
-    if (length <= ASCII_RUN) {
-      const codes = new Array<number>(length);
-      let i = 0;
-      for (; i < length; i += 1) {
-        const code = buf[start + i]!;
-        if (code > 0x7f) break;
-        codes[i] = code;
-      }
-      if (i === length) return String.fromCharCode(...codes);
-    }
-    return decodeUtf8(buf.subarray(start, end), true);
-  }
+  return decodeUtf8(buf.subarray(start, end), true);
 }
 
 /**
@@ -175,31 +134,31 @@ class Cursor {
 function read(cursor: Cursor, end: number, { zero, slots }: Flat): Message {
   const message = { ...zero } as Message;
   while (cursor.pos < end) {
-    const slot = slots[cursor.uint32()] ?? fail();
-    switch (slot.type) {
+    const { name, type, flat } = slots[cursor.varint() >>> 0] ?? fail();
+    switch (type) {
       case INT64:
-        message[slot.name] = cursor.int64Text();
+        message[name] = int64Text(cursor.varint(), cursor.hi);
         break;
       case INT32:
-        message[slot.name] = cursor.uint32() | 0;
-        break;
-      case BOOL:
-        message[slot.name] = cursor.bool();
-        break;
-      case STRING:
-        message[slot.name] = cursor.string();
-        break;
-      case BYTES:
-        message[slot.name] = cursor.bytes();
+        message[name] = cursor.varint() | 0;
         break;
       case UINT32:
-        message[slot.name] = cursor.uint32();
+        message[name] = cursor.varint() >>> 0;
+        break;
+      case BOOL:
+        message[name] = (cursor.varint() | cursor.hi) !== 0;
+        break;
+      case STRING:
+        message[name] = text(cursor.buf, cursor.delimited(), cursor.pos);
+        break;
+      case BYTES:
+        message[name] = cursor.buf.subarray(cursor.delimited(), cursor.pos);
         break;
       default: {
         // A case read twice would be merged, or replaced, by the schema's decoder.
         if (message.message.case) fail();
-        const length = cursor.uint32();
-        message.message = { case: slot.name, value: read(cursor, cursor.pos + length, slot.flat!) };
+        const length = cursor.varint() >>> 0;
+        message.message = { case: name, value: read(cursor, cursor.pos + length, flat!) };
       }
     }
   }
