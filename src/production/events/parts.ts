@@ -91,8 +91,11 @@ export function referencesOf(part: string | Uint8Array, problems: string[]): Api
  * (`sender_id`, `count`); clanstream's JSON already aggregates (`sender_ids`).
  */
 export function reactionsOf(part: string | Uint8Array, problems: string[]): ApiMessageReaction[] {
+  const list = rows(part, MessageReactionSchema, 'reactions', problems);
+  // Most messages have none: no map to build and empty again.
+  if (list.length === 0) return [];
   const byEmoji = new Map<string, ApiMessageReaction>();
-  for (const row of rows(part, MessageReactionSchema, 'reactions', problems)) {
+  for (const row of list) {
     const emojiId = idText(text(field(row, 'emoji_id')) ?? '');
     const emoji = text(field(row, 'emoji')) ?? '';
     const key = emojiId || emoji;

@@ -82,6 +82,31 @@ describe('the lean reader of flat pushes', () => {
     }
   });
 
+  it('reads text of any length and script as the schema does, and leaves text that is not UTF-8 to it', () => {
+    const d = SDK_2_8_44;
+    // ASCII runs around the length read byte by byte (256), text with other scripts, and bytes that are not UTF-8.
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), minLength: 0, maxLength: 300 });
+    const anyText = fc.oneof(ascii, fc.string({ unit: 'grapheme', maxLength: 80 }), fc.tuple(ascii, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 })).map(([a, b]) => a + b));
+    const frame = fc.tuple(anyText, anyText, fc.boolean(), fc.integer({ min: 0x80, max: 0xff })).map(([content, username, broken, byte]) => {
+      const bytes = envelopeBytes(d, { message: { case: 'channelMessage', value: { messageId: '1', channelId: '2', content, username } } });
+      if (!broken) return bytes;
+      // A lone continuation or lead byte in place of the last character of a text: not UTF-8.
+      const at = bytes.lastIndexOf(username.charCodeAt(username.length - 1) & 0x7f);
+      const altered = Uint8Array.from(bytes);
+      if (username !== '' && at >= 0) altered[at] = byte;
+      return altered;
+    });
+    fc.assert(
+      fc.property(frame, (bytes) => {
+        const lean = readFlatPush(d.envelope, bytes);
+        const expected = reflective(d, bytes);
+        if (expected instanceof Error) expect(lean).toBeUndefined();
+        else expect(lean).toStrictEqual(expected);
+      }),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
   for (const d of DIALECTS) {
     describe(d.name, () => {
       for (const field of leanCases(d)) {
