@@ -264,6 +264,7 @@ export class GatewayConnection {
     this.requests.attach(transport, this.wire.open(context));
     const { greeting } = this.wire;
     if (greeting.kind !== 'on-open') return;
+    if (greeting.maxFrameBytes !== undefined) this.requests.frameSizes.fixed(greeting.maxFrameBytes);
     socket.greeted = true;
     this.greeted(greeting.heartbeatIntervalMs, end, keep);
   }

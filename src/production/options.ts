@@ -30,6 +30,19 @@ export interface ProductionOptions {
   restIntervalMs?: number;
   /** Where `playMedia` posts (production's media service). */
   mediaUrl?: string;
+  /**
+   * The largest frame the server reads, in bytes (production has no hello
+   * to say it): a write over it is refused before it is sent, with a
+   * ValidationError naming its size and this limit. Default 65,536 (see
+   * {@link PRODUCTION_DEFAULTS}); at least 1,024.
+   */
+  maxFrameBytes?: number;
+  /**
+   * How often the client pings, ms; a pong missing for `heartbeatTimeoutMs`
+   * (a client setting) ends the socket. Default 10,000 (the platform's
+   * pace); from 1,000 to 3,600,000, the range a clanstream hello may ask.
+   */
+  heartbeatIntervalMs?: number;
 }
 
 /**
@@ -49,6 +62,15 @@ export const PRODUCTION_DEFAULTS = Object.freeze({
   zkApiUrl: 'https://dong.mezon.ai/zk-api/',
   /** `client_type` of proof requests in production. */
   proverClientType: 'mezon',
-  /** The client pings this often, and gives up on a pong after the same time. */
+  /** The client pings this often (the official clients' pace). */
   heartbeatIntervalMs: 10_000,
+  /**
+   * The frame limit assumed for the server, which announces none. The web
+   * client sends a text of up to 8,000 characters inline (longer ones go as
+   * a file), so the server reads frames far over the 4,096 bytes its
+   * Nakama base defaults to: 64 KiB holds such a message (24,000 bytes of
+   * UTF-8 at most) with its mentions, attachments and references twice
+   * over. The real bound is not known offline (docs/guides/connecting-to-the-platform.md).
+   */
+  maxFrameBytes: 65_536,
 });
