@@ -74,3 +74,16 @@ export const PRODUCTION_DEFAULTS = Object.freeze({
    */
   maxFrameBytes: 65_536,
 });
+
+/**
+ * The bounds of production's socket settings: those clanstream's hello is
+ * held to (FRAME_LIMITS.serverFrameBytes.minBytes, HELLO_LIMITS.heartbeatIntervalMs,
+ * test/production/socket-settings.test.ts keeps them equal), here so that the
+ * browser file takes nothing from the core bundle but its entry. A frame
+ * limit under 1,024 bytes would not carry a ping and the joins; a ping per
+ * round trip would be load, not a heartbeat.
+ */
+export const PRODUCTION_SOCKET_LIMITS = Object.freeze({
+  maxFrameBytes: Object.freeze({ minBytes: 1024 }),
+  heartbeatIntervalMs: Object.freeze({ minMs: 1000, maxMs: 3_600_000 }),
+});

@@ -1,7 +1,5 @@
-import { FRAME_LIMITS } from '../gateway/frame-limits.js';
-import { HELLO_LIMITS } from '../gateway/clanstream-wire.js';
 import { AuthenticationError, ValidationError, type CodecContext, type PlatformApi, type PlatformApiOptions, type PlatformProtocol, type ProtocolCapabilities, type Session } from './core.js';
-import { PRODUCTION_DEFAULTS, type ProductionOptions } from './options.js';
+import { PRODUCTION_DEFAULTS, PRODUCTION_SOCKET_LIMITS, type ProductionOptions } from './options.js';
 import { ENTRY_OF, MAIN_KITS, type DialectKit } from './dialect-kit.js';
 import { gatewayBase, PRODUCTION_SESSION_FORMAT } from './session-format.js';
 import { ProductionCodec } from './socket/production-codec.js';
@@ -39,11 +37,10 @@ function checked(options: ProductionOptions, kits: readonly DialectKit[]): Requi
   }
   const interval = options.restIntervalMs ?? PRODUCTION_DEFAULTS.restIntervalMs;
   if (!(Number.isFinite(interval) && interval >= 0)) issues.push({ path: 'restIntervalMs', message: 'must be a finite number of at least 0', code: 'invalid' as const });
-  const { minBytes } = FRAME_LIMITS.serverFrameBytes;
+  const { minBytes } = PRODUCTION_SOCKET_LIMITS.maxFrameBytes;
   const maxFrameBytes = options.maxFrameBytes ?? PRODUCTION_DEFAULTS.maxFrameBytes;
   if (!(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes >= minBytes)) issues.push({ path: 'maxFrameBytes', message: `must be a whole number of bytes, at least ${minBytes}`, code: 'invalid' as const });
-  // The floor of a hello's interval: a ping per round trip would be the server's load, not a heartbeat.
-  const { minMs, maxMs } = HELLO_LIMITS.heartbeatIntervalMs;
+  const { minMs, maxMs } = PRODUCTION_SOCKET_LIMITS.heartbeatIntervalMs;
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? PRODUCTION_DEFAULTS.heartbeatIntervalMs;
   if (!(Number.isFinite(heartbeatIntervalMs) && heartbeatIntervalMs >= minMs && heartbeatIntervalMs <= maxMs)) {
     issues.push({ path: 'heartbeatIntervalMs', message: `must be a number of ms from ${minMs} to ${maxMs}`, code: 'invalid' as const });

@@ -1,5 +1,4 @@
 import type { ValidationIssue } from '../errors/validation-error.js';
-import { FRAME_LIMITS } from '../gateway/frame-limits.js';
 import { clanstreamProtocol } from './clanstream-protocol.js';
 import type { PlatformProtocol, ProtocolCapabilities } from './platform-protocol.js';
 
@@ -25,10 +24,6 @@ function shapeIssues(value: unknown): ValidationIssue[] {
     const interval = greeting?.heartbeatIntervalMs;
     if (greeting?.kind === 'on-open' ? !(typeof interval === 'number' && Number.isFinite(interval) && interval > 0) : greeting?.kind !== 'hello') {
       issue('.wire.greeting', "must be { kind: 'hello' } or { kind: 'on-open', heartbeatIntervalMs } with a positive interval");
-    }
-    const limit = greeting?.maxFrameBytes;
-    if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= FRAME_LIMITS.serverFrameBytes.minBytes)) {
-      issue('.wire.greeting.maxFrameBytes', `must be a whole number of bytes, at least ${FRAME_LIMITS.serverFrameBytes.minBytes}`);
     }
   }
   if (!isRecord(session) || typeof session.normalise !== 'function' || typeof session.claims !== 'function') issue('.session', 'must have normalise(answer) and claims(decoded)');

@@ -9,6 +9,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
 import { PRODUCTION_DEFAULTS, production } from '../../src/production/index.js';
+import { PRODUCTION_SOCKET_LIMITS } from '../../src/production/options.js';
+import { FRAME_LIMITS } from '../../src/gateway/frame-limits.js';
+import { HELLO_LIMITS } from '../../src/gateway/clanstream-wire.js';
 import { createTestWorld, type TestWorld } from '../../src/testing/index.js';
 import { rejection } from '../helpers/outcomes.js';
 
@@ -30,6 +33,12 @@ describe('production socket settings', () => {
     }
     expect(() => production({ maxFrameBytes: 1024, heartbeatIntervalMs: 1000 })).not.toThrow();
   });
+
+  it('are bounded as clanstream\'s hello is: the same floor for a frame limit, the same range for a heartbeat', () => {
+    expect(PRODUCTION_SOCKET_LIMITS.maxFrameBytes.minBytes).toBe(FRAME_LIMITS.serverFrameBytes.minBytes);
+    const { minMs, maxMs } = HELLO_LIMITS.heartbeatIntervalMs;
+    expect(PRODUCTION_SOCKET_LIMITS.heartbeatIntervalMs).toEqual({ minMs, maxMs });
+  });
 });
 
 describe.each(['sdk-2.8.44', 'sdk-2.8.37'] as const)('the default frame limit against the emulator, %s', (dialect) => {
@@ -50,7 +59,7 @@ describe.each(['sdk-2.8.44', 'sdk-2.8.37'] as const)('the default frame limit ag
 
     const refused = await rejection(client.gateway.request('channel_message_send', { clan_id: w.clan!.id, channel_id: general, mode: 2, is_public: true, content: { t: 'x'.repeat(70_000) } }));
     expect(refused).toBeInstanceOf(ValidationError);
-    expect((refused as ValidationError).message).toMatch(/^Invalid channel_message_send request: the frame is 700\d{2} bytes; the server reads frames of up to 65536 bytes \(the protocol's maxFrameBytes\), so nothing was sent$/);
+    expect((refused as ValidationError).message).toMatch(/^Invalid channel_message_send request: the frame is 700\d{2} bytes; the server reads frames of up to 65536 bytes, so nothing was sent$/);
     expect(w.emu.wire.frames('channel_message_send')).toHaveLength(sendsBefore);
 
     const sent = await client.sendMessage(general, 'after the refused one');

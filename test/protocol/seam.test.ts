@@ -214,14 +214,13 @@ describe('a protocol\'s settings', () => {
 
   it('a protocol object missing what the seam needs is a ValidationError naming each part', async () => {
     const { resolveConfig } = await import('../../src/client/config.js');
-    const broken = { name: 'half', wire: { greeting: { kind: 'on-open', heartbeatIntervalMs: 0, maxFrameBytes: 10 }, open: () => undefined }, can: { resume: false } };
+    const broken = { name: 'half', wire: { greeting: { kind: 'on-open', heartbeatIntervalMs: 0 }, open: () => undefined }, can: { resume: false } };
     expect(() => resolveConfig({ botId: '42', token: 'k', protocol: broken as never })).toThrow(
       expect.objectContaining({
         kind: 'validation',
         issues: expect.arrayContaining([
           expect.objectContaining({ path: 'protocol.createApi' }),
           expect.objectContaining({ path: 'protocol.wire.greeting' }),
-          { path: 'protocol.wire.greeting.maxFrameBytes', message: 'must be a whole number of bytes, at least 1024', code: 'invalid' },
           expect.objectContaining({ path: 'protocol.session' }),
           expect.objectContaining({ path: 'protocol.can.idempotentWrites' }),
         ]) as unknown,

@@ -53,8 +53,6 @@ export function protocolConfig(emulator?: EmulatorServed | string): Partial<Clie
   };
 }
 
-/** Where a refused frame's limit comes from, as the ValidationError names it: the server's hello, or production's own setting. */
-export const FRAME_LIMIT_SOURCE: string = inProduction ? "the protocol's maxFrameBytes" : 'max_frame_bytes of its hello';
 
 /** The channel the emulator files a quick-menu entry under: production keeps them for a whole clan (channel "0"). */
 export const quickMenuChannel = (channelId: string): string => (inProduction ? '0' : channelId);
