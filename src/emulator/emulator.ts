@@ -235,6 +235,17 @@ export class Emulator extends WorldControls {
     this.compat.refuseBotCalls(calls, status);
   }
 
+  /**
+   * Makes the production front end answer `channel_join` as always but keep
+   * no join (`forget` true), as a platform that loses a socket's joins would:
+   * an era-C write to the channel is then refused with "must join channel"
+   * even right after its join. `false` keeps joins again. Needs `compat`.
+   */
+  forgetChannelJoins(forget = true): void {
+    if (!this.compat) throw new Error('forgetChannelJoins needs the production protocol: start the emulator with compat: true');
+    this.compat.keepChannelJoins(!forget);
+  }
+
   /** Changes the lifetime of tokens issued from now on. */
   setTokenTtl(seconds: { access?: number; refresh?: number }): void {
     if (seconds.access !== undefined) this.options.tokenTtlSeconds = seconds.access;

@@ -278,10 +278,13 @@ export class GatewayConnection {
     keep(this.handshake$().pipe(concatWith(beat$)).subscribe({ error: end }));
   }
 
-  private onFrame(wireFrame: WireFrame, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState): void {
-    // A frame can only come after `open`, which made the codec.
-    const frame = this.requests.codec!.decode(wireFrame);
+  // A frame can only come after `open`, which made the codec; one frame may settle several requests.
+  private onFrame(wireFrame: WireFrame, end: (error: unknown) => void, keep: (s: Subscription) => void, socket: SocketState, frame = this.requests.codec!.decode(wireFrame)): void {
     if (frame === undefined) return; // a chunk of something longer, or a push the codec dropped quietly
+    if (Array.isArray(frame)) {
+      for (const one of frame) this.onFrame(wireFrame, end, keep, socket, one);
+      return;
+    }
     if (frame instanceof ProtocolError) {
       this.options.report(frame);
       return;

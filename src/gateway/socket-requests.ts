@@ -68,26 +68,21 @@ export class SocketRequests {
       return undefined;
     }
     const request = this.pending.add(op, expect, handler, timeoutMs);
-    let frames: WireFrame | readonly WireFrame[];
+    let frames: readonly WireFrame[];
     try {
-      frames = codec.encode(request.cid, op, payload);
+      frames = [codec.encode(request.cid, op, payload)].flat();
+      for (const frame of frames) {
+        // Sent, it would be refused or cut off with 1009, and resent after every reconnect: nothing of it is written.
+        const tooLarge = this.frameSizes.refusal(op, frame);
+        if (tooLarge) throw tooLarge;
+      }
     } catch (error) {
-      // Nothing was written: this request alone fails, with why (an op the protocol cannot say, a payload it cannot carry).
+      // Nothing was written: this request alone fails, with why (an op the protocol cannot say, a payload it cannot carry, a frame too large).
       this.pending.delete(request.cid);
       handler.error(error instanceof ClanstreamError ? error : new ProtocolError(`${op} could not be encoded: ${error instanceof Error ? error.message : String(error)}`));
       return undefined;
     }
-    const all: readonly WireFrame[] = typeof frames === 'string' || frames instanceof Uint8Array ? [frames] : frames;
-    for (const frame of all) {
-      const tooLarge = this.frameSizes.refusal(op, frame);
-      if (tooLarge) {
-        // Sent, it would be refused or cut off with 1009, and resent after every reconnect: nothing of it is written.
-        this.pending.delete(request.cid);
-        handler.error(tooLarge);
-        return undefined;
-      }
-    }
-    for (const frame of all) transport.send(frame);
+    for (const frame of frames) transport.send(frame);
     return request;
   }
 
@@ -103,7 +98,8 @@ export class SocketRequests {
       if (wait.problem) report(new ProtocolError(wait.problem, frameExcerpt(frame)));
       retryAfter = wait.ms;
     }
-    const error = new GatewayError({ ...given, ...(retryAfter !== undefined ? { retry_after_ms: retryAfter } : {}), op: pending?.op ?? 'frame' });
+    // GatewayError keeps `retry_after_ms` only when it is a number.
+    const error = new GatewayError({ ...given, retry_after_ms: retryAfter, op: pending?.op ?? 'frame' });
     redactor?.redactError(error);
     if (!pending) return report(error);
     this.pending.fail(pending.cid, error);

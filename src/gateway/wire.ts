@@ -44,9 +44,11 @@ export interface SocketCodec {
    * One frame from the server: a decoded frame, a ProtocolError to report,
    * or undefined when there is nothing to act on yet (a chunk of a longer
    * answer, or a push the client has no event for, dropped quietly with a
-   * `frame_ignored` debug record through {@link CodecContext.debug}).
+   * `frame_ignored` debug record through {@link CodecContext.debug}), or
+   * several decoded frames when one answer settles several requests (a
+   * channel join that writes waited on).
    */
-  decode(frame: WireFrame): ServerFrame | ProtocolError | undefined;
+  decode(frame: WireFrame): ServerFrame | ServerFrame[] | ProtocolError | undefined;
 }
 
 /** What a codec is given when its socket opens. */

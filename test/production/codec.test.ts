@@ -1,7 +1,8 @@
 /**
  * The production codec of one socket: answers matched to clanstream's cids
  * and shaped as its replies, production's errors as typed gateway errors, a
- * write refused with "must join channel" joined and sent once more, a fan-out
+ * write refused with "must join channel" joined and sent once more (the
+ * writes refused for one channel waiting on one join), a fan-out
  * answered once, sdk-2.8.44's raw answers, the pushed session, pushes with no
  * clanstream event and a server of another dialect.
  */
@@ -117,6 +118,66 @@ describe('errors', () => {
     h.codec.decode(envC(fromC(h.sent[0]!).cid, { case: 'channel', value: create(B.ChannelSchema, { id: CHANNEL }) }));
     expect(h.codec.decode(envC(fromC(h.sent[1]!).cid, mustJoin))).toMatchObject({ kind: 'error', cid: '8', error: { code: 'bad_request', message: 'Must join channel' } });
     expect(h.sent).toHaveLength(2);
+  });
+});
+
+describe('"must join channel": one join per channel, clan and mode in flight', () => {
+  const mustJoin = { case: 'error' as const, value: create(B.ErrorSchema, { code: 3, message: 'Must join channel' }) };
+  const fromB = (bytes: Uint8Array) => fromBinary(B.EnvelopeSchema, bytes);
+  const joined = { case: 'channel' as const, value: create(B.ChannelSchema, { id: CHANNEL }) };
+
+  it('three writes refused for one channel wait on one join, and go again in the order they were refused once it is answered (sdk-2.8.37)', () => {
+    const h = codecFor('sdk-2.8.37');
+    for (const cid of ['a', 'b', 'c']) h.codec.encode(cid, 'channel_message_send', { ...write, content: { t: cid } });
+    for (const wire of ['1', '2', '3']) expect(h.codec.decode(envB(wire, mustJoin))).toBeUndefined();
+    expect(h.sent.map((f) => fromB(f).message.case)).toEqual(['channelJoin']);
+    expect(h.codec.decode(envB(fromB(h.sent[0]!).cid, joined))).toBeUndefined();
+    const resent = h.sent.slice(1).map(fromB);
+    expect(resent.map((e) => e.message.case === 'channelMessageSend' && e.message.value.content)).toEqual(['{"t":"a"}', '{"t":"b"}', '{"t":"c"}']);
+    const replies = resent.map((e) => h.codec.decode(envB(e.cid, ack(MESSAGE))) as { kind: string; cid: string });
+    expect(replies.map((r) => [r.kind, r.cid])).toEqual([['reply', 'a'], ['reply', 'b'], ['reply', 'c']]);
+  });
+
+  it('a refused join fails every write waiting on it at once, with its code, naming the channel; nothing is sent again', () => {
+    const h = codecFor('sdk-2.8.37');
+    for (const cid of ['a', 'b']) h.codec.encode(cid, 'channel_message_send', { ...write, content: { t: cid } });
+    h.codec.decode(envB('1', mustJoin));
+    h.codec.decode(envB('2', mustJoin));
+    const refusal = { case: 'error' as const, value: create(B.ErrorSchema, { code: 3, message: 'no access', context: { status: '403' } }) };
+    const error = { code: 'forbidden', message: `channel ${CHANNEL} could not be joined: no access`, fields: { status: '403', channel_id: CHANNEL } };
+    expect(h.codec.decode(envB(fromB(h.sent[0]!).cid, refusal))).toEqual([
+      { kind: 'error', cid: 'a', error },
+      { kind: 'error', cid: 'b', error },
+    ]);
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it('writes refused for two channels, or for one channel in two modes, get a join each', () => {
+    const h = codecFor('sdk-2.8.37');
+    const other = '1840000000000000201';
+    h.codec.encode('a', 'channel_message_send', { ...write, content: { t: 'a' } });
+    h.codec.encode('b', 'channel_message_send', { ...write, channel_id: other, content: { t: 'b' } });
+    h.codec.encode('c', 'channel_message_send', { ...write, mode: ChannelStreamMode.STREAM_MODE_THREAD, content: { t: 'c' } });
+    h.codec.encode('d', 'channel_message_send', { ...write, channel_id: other, content: { t: 'd' } });
+    for (const wire of ['1', '2', '3', '4']) h.codec.decode(envB(wire, mustJoin));
+    expect(h.sent.map((f) => fromB(f).message)).toEqual([
+      expect.objectContaining({ case: 'channelJoin', value: expect.objectContaining({ channelId: CHANNEL }) }),
+      expect.objectContaining({ case: 'channelJoin', value: expect.objectContaining({ channelId: other }) }),
+      expect.objectContaining({ case: 'channelJoin', value: expect.objectContaining({ channelId: CHANNEL }) }),
+    ]);
+    // The second channel's join sends its two writes again, and only them.
+    expect(h.codec.decode(envB(fromB(h.sent[1]!).cid, joined))).toBeUndefined();
+    expect(h.sent.slice(3).map((f) => { const m = fromB(f).message; return m.case === 'channelMessageSend' ? m.value.content : m.case; })).toEqual(['{"t":"b"}', '{"t":"d"}']);
+  });
+
+  it('a write refused after the join was answered gets a join of its own: the one before is over', () => {
+    const h = codecFor('sdk-2.8.37');
+    h.codec.encode('a', 'channel_message_send', { ...write, content: { t: 'a' } });
+    h.codec.decode(envB('1', mustJoin));
+    h.codec.decode(envB(fromB(h.sent[0]!).cid, joined));
+    const b = h.codec.encode('b', 'channel_message_send', { ...write, content: { t: 'b' } }) as Uint8Array;
+    expect(h.codec.decode(envB(fromB(b).cid, mustJoin))).toBeUndefined();
+    expect(h.sent.map((f) => fromB(f).message.case)).toEqual(['channelJoin', 'channelMessageSend', 'channelJoin']);
   });
 });
 

@@ -42,6 +42,8 @@ export interface CompatFrontEnd {
   refreshSessions(userId?: string): number;
   /** Refuses user-client calls to bots with a status from now on; none, with no calls given. */
   refuseBotCalls(calls: readonly RefusableCall[], status: RefusalStatus): void;
+  /** Answers channel joins without keeping them (false), or keeps them again (true). */
+  keepChannelJoins(keep: boolean): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,9 @@ export function createCompatFrontEnd(deps: CompatDeps): CompatFrontEnd {
     handleUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
     refreshSessions: (userId) => sockets.refreshSessions(userId),
     refuseBotCalls: (calls, status) => refusals.refuse(calls, status),
+    keepChannelJoins: (keep) => {
+      sockets.keepChannelJoins = keep;
+    },
     close: () => sockets.close(),
   };
 }

@@ -17,6 +17,8 @@ export interface RequestContext {
   readonly userId: string;
   readonly session: GatewaySession;
   readonly dialect: ServedDialect;
+  /** False when joins are answered but not kept (the emulator's forgetChannelJoins): writes are still refused with "must join channel". */
+  readonly keepJoins?: boolean;
 }
 
 /** What a write needs of its context (an RPC over HTTP has no socket session). */
@@ -218,7 +220,7 @@ export function handleRequest(c: RequestContext, message: DecodedMessage): Answe
     }
     case 'channelJoin': {
       const channel = world.accessibleChannel((message.value as ChannelRequest).channelId, c.userId);
-      c.session.channels.add(channel.channel_id);
+      if (c.keepJoins !== false) c.session.channels.add(channel.channel_id);
       return {
         case: 'channel',
         value: { id: channel.channel_id, chanelLabel: channel.channel_label, categoryName: channel.category_name, clanLogo: world.clans.get(channel.clan_id)?.logo ?? '' },

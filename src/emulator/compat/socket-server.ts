@@ -68,6 +68,8 @@ function readable(dialect: ServedDialect, envelope: DecodedEnvelope, name: strin
 export class ProductionSocketServer implements SessionRefreshes {
   private readonly wss: WebSocketServer;
   private readonly sockets = new Set<ProductionSocket>();
+  /** False: channel joins are answered but not kept (the emulator's forgetChannelJoins). */
+  keepChannelJoins = true;
 
   constructor(private readonly deps: ProductionSocketDeps) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.services.platform.options.maxPayloadBytes, perMessageDeflate: false });
@@ -167,7 +169,7 @@ export class ProductionSocketServer implements SessionRefreshes {
       if (logged.problem) throw EmulatorError.badRequest(logged.problem);
       const unknown = unknownField(envelope, 'the envelope');
       if (unknown) throw new UnknownFieldError(unknown);
-      answer = handleRequest({ platform: this.deps.services.platform, userId: conn.userId, session: socket.session, dialect }, envelope.message);
+      answer = handleRequest({ platform: this.deps.services.platform, userId: conn.userId, session: socket.session, dialect, keepJoins: this.keepChannelJoins }, envelope.message);
     } catch (error) {
       return socket.refuse(this.errorOf(error, name), cid, dialect);
     }

@@ -30,9 +30,16 @@ interface Waiting {
   resent: boolean;
   /** Refused already: later answers to its other envelopes are dropped. */
   settled?: boolean;
-  /** The join sent for it, whose answer triggers the resend. */
-  joinFor?: Waiting;
+  /** Set on a join sent for writes refused with "must join channel": what waits on it. */
+  join?: ChannelJoin;
   last?: Reply;
+}
+
+/** One join in flight for a channel (in a clan and mode): the writes refused for it, in the order they were refused. */
+interface ChannelJoin {
+  readonly key: string;
+  readonly channelId: string;
+  readonly writes: Waiting[];
 }
 
 /** Where a codec's settings come from: the protocol object. */
@@ -61,6 +68,8 @@ type DecodedEnvelope = { cid: string | number; message: { case: string | undefin
 export class ProductionCodec implements SocketCodec {
   private readonly decoder: KnownDialectsFrameDecoder<DescMessage>;
   private readonly cids = new WireCids<Waiting>();
+  /** The joins in flight, by channel, clan and mode: one each, however many writes wait on it. */
+  private readonly joins = new Map<string, Waiting>();
   private seq = 0;
   private foreign = false;
 
@@ -78,7 +87,7 @@ export class ProductionCodec implements SocketCodec {
     return written.length === 1 ? written[0]! : written;
   }
 
-  decode(frame: WireFrame): ServerFrame | ProtocolError | undefined {
+  decode(frame: WireFrame): ServerFrame | ServerFrame[] | ProtocolError | undefined {
     if (typeof frame === 'string') return new ProtocolError(`the production socket sent a text frame; it speaks binary ${this.options.dialect.name} frames`, frame.slice(0, 64));
     const step = this.decoder.decode(frame);
     return this.step(step);
@@ -143,7 +152,7 @@ export class ProductionCodec implements SocketCodec {
 
   // ---------------- reading ----------------
 
-  private step(step: InboundFrame<DescMessage>): ServerFrame | ProtocolError | undefined {
+  private step(step: InboundFrame<DescMessage>): ServerFrame | ServerFrame[] | ProtocolError | undefined {
     switch (step.kind) {
       case 'foreign':
         return this.mismatch(step.error);
@@ -161,7 +170,7 @@ export class ProductionCodec implements SocketCodec {
     }
   }
 
-  private envelopeIn(envelope: DecodedEnvelope): ServerFrame | ProtocolError | undefined {
+  private envelopeIn(envelope: DecodedEnvelope): ServerFrame | ServerFrame[] | ProtocolError | undefined {
     const { message } = envelope;
     const wire = typeof envelope.cid === 'number' ? envelope.cid : envelope.cid === '' ? 0 : Number(envelope.cid);
     const { reshape } = this.options;
@@ -189,12 +198,12 @@ export class ProductionCodec implements SocketCodec {
   }
 
   /** An Envelope answering a request. */
-  private answer(wire: number, shown: string | number, answerCase: string | undefined, value: Record<string, unknown> | undefined): ServerFrame | ProtocolError | undefined {
+  private answer(wire: number, shown: string | number, answerCase: string | undefined, value: Record<string, unknown> | undefined): ServerFrame | ServerFrame[] | ProtocolError | undefined {
     const waiting = this.cids.get(wire);
     if (waiting === undefined) return new ProtocolError(`an answer under cid ${shown}, which no request on this socket waits for (ignored)`);
     if (waiting.settled) return this.late(wire, waiting);
     if (answerCase === 'error') {
-      if (mustJoinChannel(value) && this.joinThenResend(waiting)) {
+      if (mustJoinChannel(value) && this.awaitJoin(waiting)) {
         this.release(waiting);
         return undefined;
       }
@@ -204,7 +213,7 @@ export class ProductionCodec implements SocketCodec {
   }
 
   /** The raw answer (sdk-2.8.44) to a socket RPC. */
-  private rpcAnswer(wire: number, code: number, body: Uint8Array): ServerFrame | ProtocolError | undefined {
+  private rpcAnswer(wire: number, code: number, body: Uint8Array): ServerFrame | ServerFrame[] | ProtocolError | undefined {
     const waiting = this.cids.get(wire);
     if (waiting === undefined) return new ProtocolError(`a raw answer under cid ${wire}, which no request on this socket waits for (ignored)`);
     if (waiting.settled) return this.late(wire, waiting);
@@ -217,9 +226,9 @@ export class ProductionCodec implements SocketCodec {
   }
 
   /** One answer of a request: its reply once every envelope it sent was answered. */
-  private answered(wire: number, waiting: Waiting, reply: Reply): ServerFrame | undefined {
+  private answered(wire: number, waiting: Waiting, reply: Reply): ServerFrame | ServerFrame[] | undefined {
     this.cids.release(wire);
-    if (waiting.joinFor) return this.resend(waiting.joinFor);
+    if (waiting.join) return this.joined(waiting.join);
     waiting.outstanding -= 1;
     waiting.last = reply;
     if (waiting.outstanding > 0) return undefined;
@@ -227,15 +236,14 @@ export class ProductionCodec implements SocketCodec {
   }
 
   /** A request refused: it fails at once, and the answers it still waits for are dropped. */
-  private failed(wire: number, error: GatewayErrorPayload): ServerFrame | undefined {
+  private failed(wire: number, error: GatewayErrorPayload): ServerFrame | ServerFrame[] | undefined {
     const waiting = this.cids.get(wire);
     if (waiting === undefined) return undefined;
     this.cids.release(wire);
-    // A refused join fails the write it was sent for.
-    const target = waiting.joinFor ?? waiting;
-    if (target.settled) return undefined;
-    target.settled = true;
-    return { kind: 'error', cid: target.cid, error };
+    if (waiting.join) return this.joinRefused(waiting.join, error);
+    if (waiting.settled) return undefined;
+    waiting.settled = true;
+    return { kind: 'error', cid: waiting.cid, error };
   }
 
   /** An answer to a request already refused (another envelope of its fan-out): dropped. */
@@ -245,23 +253,52 @@ export class ProductionCodec implements SocketCodec {
     return undefined;
   }
 
-  /** Joins the channel a write was refused for (SDK 2.8.49 on: "must join channel"); the write goes again once the join is answered. */
-  private joinThenResend(waiting: Waiting): boolean {
+  /**
+   * A write refused with "must join channel" (SDK 2.8.49 on) waits for the
+   * channel's join: the one in flight for its channel, clan and mode, else one
+   * sent now. False when it cannot wait (sent again already, a fan-out or an
+   * RPC, no channel, no way to send): it then fails with the refusal.
+   */
+  private awaitJoin(waiting: Waiting): boolean {
     const { send } = this.context;
-    const p = waiting.payload as { channel_id?: unknown; clan_id?: unknown; mode?: unknown; is_public?: unknown };
+    const p = waiting.payload as { channel_id?: unknown; clan_id?: unknown; mode?: unknown };
     if (waiting.resent || send === undefined || typeof p.channel_id !== 'string' || waiting.frames.kind !== 'envelopes' || waiting.frames.cases.length !== 1) return false;
-    waiting.resent = true;
-    const join: Waiting = { cid: waiting.cid, op: 'channel_join', payload: p, frames: opFrames(this.options.style, 'channel_join', { channel_id: p.channel_id, ...(typeof p.clan_id === 'string' ? { clan_id: p.clan_id } : {}) }, this.options.protocolName), outstanding: 0, wire: [], resent: true, joinFor: waiting };
+    const key = JSON.stringify([p.channel_id, p.clan_id, p.mode]);
+    const inFlight = this.joins.get(key);
+    if (inFlight) {
+      waiting.resent = true;
+      inFlight.join!.writes.push(waiting);
+      return true;
+    }
+    const joinPayload = { channel_id: p.channel_id, ...(typeof p.clan_id === 'string' ? { clan_id: p.clan_id } : {}) };
+    const join: Waiting = { cid: waiting.cid, op: 'channel_join', payload: joinPayload, frames: opFrames(this.options.style, 'channel_join', joinPayload, this.options.protocolName), outstanding: 0, wire: [], resent: true, join: { key, channelId: p.channel_id, writes: [waiting] } };
     try {
       for (const frame of this.write(join)) send(frame);
     } catch {
       return false;
     }
+    waiting.resent = true;
+    this.joins.set(key, join);
     return true;
   }
 
+  /** A channel joined: every write that waited on the join goes again, in the order they were refused. */
+  private joined(join: ChannelJoin): ServerFrame[] | undefined {
+    this.joins.delete(join.key);
+    const unsent = join.writes.flatMap((waiting) => this.resend(waiting) ?? []);
+    return unsent.length > 0 ? unsent : undefined;
+  }
+
+  /** A join refused: every write that waited on it fails with its error, naming the channel; none is sent again. */
+  private joinRefused(join: ChannelJoin, error: GatewayErrorPayload): ServerFrame[] {
+    this.joins.delete(join.key);
+    const { channelId } = join;
+    const refusal: GatewayErrorPayload = { ...error, message: `channel ${channelId} could not be joined: ${error.message}`, fields: { ...error.fields, channel_id: channelId } };
+    return join.writes.map((waiting) => ({ kind: 'error', cid: waiting.cid, error: refusal }));
+  }
+
   /** Sends a write again after its channel was joined. */
-  private resend(waiting: Waiting): undefined | ServerFrame {
+  private resend(waiting: Waiting): ServerFrame | undefined {
     waiting.outstanding = 0;
     waiting.wire.length = 0;
     try {
