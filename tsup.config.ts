@@ -33,6 +33,9 @@ const BROWSER_FILE = {
   esbuildPlugins: BROWSER_BUILD.plugins,
   esbuildOptions(options) {
     options.conditions = [...BROWSER_BUILD.conditions];
+    // The licence notices of bundled dependencies go to `<file>.LEGAL.txt` beside each file (shipped
+    // with it, package.json `files`) instead of the end of the file every browser downloads.
+    options.legalComments = 'external';
   },
 } satisfies Options;
 

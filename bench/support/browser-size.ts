@@ -35,6 +35,8 @@ export async function browserBundle(options: BundleOptions): Promise<{ code: Uin
     minify: options.minify,
     ...('file' in options.entry ? { entryPoints: [options.entry.file] } : { stdin: { contents: options.entry.contents, resolveDir: ROOT, loader: 'ts' } }),
     external: options.external ?? [],
+    // The shipped files keep the licence notices in a file beside them (tsup.config.ts): not counted here either.
+    legalComments: 'none',
     plugins: [...BROWSER_BUILD.plugins, ...(options.plugins ?? [])],
     write: false,
     metafile: true,

@@ -3,7 +3,7 @@ import type { DebugSink } from '../debug/records.js';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ClanstreamError } from '../errors/clanstream-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
+import type { ChannelMessage, ClanstreamEvent } from '../events/payloads.js';
 import { GatewayConnection, type HandshakeRequester } from '../gateway/connection.js';
 import { guardApi } from '../protocol/capability-guard.js';
 import type { PlatformProtocol } from '../protocol/platform-protocol.js';
@@ -32,6 +32,8 @@ export interface ManagerHooks {
   redactor: SecretRedactor;
   /** Receives debug events from the connection and the REST API. */
   debug?: DebugSink;
+  /** A message the client keeps (its message store). */
+  message?: (channelId: string, messageId: string) => ChannelMessage | undefined;
 }
 
 /**
@@ -49,10 +51,10 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
       scheduler: config.scheduler,
       random: config.random,
       ...(config.restIntervalMs > 0 ? { minIntervalMs: config.restIntervalMs } : {}),
-      ...(config.fetch ? { fetch: config.fetch } : {}),
+      fetch: config.fetch,
       redactor: hooks.redactor,
       report: (error) => hooks.report(error),
-      ...(hooks.debug ? { debug: hooks.debug } : {}),
+      debug: hooks.debug,
     }),
     protocol,
   );
@@ -79,9 +81,10 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
         hooks.report(error instanceof ClanstreamError ? error : new ProtocolError(String(error)));
       }
     },
-    ...(config.resumeFrom ? { resumeFrom: config.resumeFrom } : {}),
+    resumeFrom: config.resumeFrom,
     userId: () => sessions.getSession()?.user_id,
-    ...(config.WebSocket ? { WebSocket: config.WebSocket } : {}),
+    message: hooks.message,
+    WebSocket: config.WebSocket,
     maxInboundFrameBytes: config.maxInboundFrameBytes,
     scheduler: config.scheduler,
     random: config.random,
@@ -95,7 +98,7 @@ export function createManagers(protocol: PlatformProtocol, config: ResolvedClien
     deliver: (event) => hooks.deliver(event),
     report: (error) => hooks.report(error),
     redactor: hooks.redactor,
-    ...(hooks.debug ? { debug: hooks.debug } : {}),
+    debug: hooks.debug,
   });
   return { api, sessions, connection };
 }

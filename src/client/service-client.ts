@@ -308,6 +308,7 @@ export class ServiceClient extends CachedSurface implements BotSurface {
         report: (error) => this.report(error),
         redactor: this.#redactor,
         debug: this.#debug.sink,
+        message: (channelId, messageId) => this.#messageStore.get(channelId, messageId),
       },
       sessionApi,
     );

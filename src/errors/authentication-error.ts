@@ -8,7 +8,8 @@ export class AuthenticationError extends ClanstreamError {
   }
 
   readonly kind = 'authentication' as const;
-  readonly status: number;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly status: number;
 
   constructor(message: string, status = 401, options?: { cause?: unknown }) {
     super(message, options);

@@ -8,7 +8,8 @@ export class BufferOverflowError extends ClanstreamError {
   }
 
   readonly kind = 'overflow' as const;
-  readonly limit: number;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly limit: number;
 
   constructor(limit: number) {
     super(`more than ${limit} values waited for a slow consumer; iteration stopped instead of dropping them`);

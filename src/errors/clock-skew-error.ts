@@ -13,10 +13,11 @@ export class ClockSkewError extends ClanstreamError {
   }
 
   readonly kind = 'clock_skew' as const;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
   /** How far this host's clock is ahead of the server's, in ms (estimated; a lower bound when `exact` is false). */
-  readonly skewMs: number;
+  declare readonly skewMs: number;
   /** Whether `skewMs` was read from the token's issue time (`iat`) rather than bounded by its expiry (`exp`). */
-  readonly exact: boolean;
+  declare readonly exact: boolean;
 
   constructor(skewMs: number, exact: boolean) {
     const minutes = Math.round(skewMs / 60_000);

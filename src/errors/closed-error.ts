@@ -16,8 +16,9 @@ export class ClosedError extends ClanstreamError {
 
   readonly kind = 'closed' as const;
 
-  readonly operation: string;
-  readonly outcome: ClosedOutcome;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly operation: string;
+  declare readonly outcome: ClosedOutcome;
 
   constructor(operation: string, reason = 'the client was closed', outcome: ClosedOutcome = 'not_performed') {
     super(

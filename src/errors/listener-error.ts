@@ -8,7 +8,8 @@ export class ListenerError extends ClanstreamError {
   }
 
   readonly kind = 'listener' as const;
-  readonly event: string;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly event: string;
 
   constructor(event: string, cause: unknown) {
     super(`A listener for ${event} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

@@ -9,8 +9,9 @@ export class ProtocolError extends ClanstreamError {
   }
 
   readonly kind = 'protocol' as const;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
   /** A short, secret-free excerpt of the offending frame. */
-  readonly excerpt: string;
+  declare readonly excerpt: string;
 
   constructor(message: string, excerpt = '') {
     super(redactTokensInUrls(message));

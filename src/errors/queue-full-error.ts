@@ -8,7 +8,8 @@ export class QueueFullError extends ClanstreamError {
   }
 
   readonly kind = 'queue_full' as const;
-  readonly capacity: number;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly capacity: number;
 
   constructor(capacity: number) {
     super(`The outbox is full (${capacity} actions waiting); the action was not queued`);

@@ -8,12 +8,13 @@ export class RateLimitError extends ClanstreamError {
   }
 
   readonly kind = 'rate_limit' as const;
-  readonly retryAfterMs: number;
-  readonly route: string;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly retryAfterMs: number;
+  declare readonly route: string;
 
   constructor(route: string, retryAfterMs: number) {
     super(`${route} is rate limited; retry after ${retryAfterMs} ms`);
-    this.route = route;
     this.retryAfterMs = retryAfterMs;
+    this.route = route;
   }
 }

@@ -8,12 +8,13 @@ export class TimeoutError extends ClanstreamError {
   }
 
   readonly kind = 'timeout' as const;
-  readonly timeoutMs: number;
-  readonly operation: string;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly timeoutMs: number;
+  declare readonly operation: string;
 
   constructor(operation: string, timeoutMs: number) {
     super(`${operation} timed out after ${timeoutMs} ms`);
-    this.operation = operation;
     this.timeoutMs = timeoutMs;
+    this.operation = operation;
   }
 }

@@ -12,10 +12,11 @@ export class UnsupportedError extends ClanstreamError {
   }
 
   readonly kind = 'unsupported' as const;
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
   /** What was asked, e.g. `getUser` or `clan_leave`. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** The name of the protocol that cannot do it. */
-  readonly protocol: string;
+  declare readonly protocol: string;
 
   constructor(operation: string, protocol: string, reason: string) {
     super(`${operation} is not available over the ${protocol} protocol: ${reason}`);

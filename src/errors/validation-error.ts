@@ -19,7 +19,8 @@ export class ValidationError extends ClanstreamError {
   }
 
   readonly kind = 'validation' as const;
-  readonly issues: readonly ValidationIssue[];
+  // Declared, not defined: the constructor assigns them in this order (not set to undefined first).
+  declare readonly issues: readonly ValidationIssue[];
 
   constructor(issues: readonly ValidationIssue[], subject = 'input') {
     // The first few issues are all in the message (a config missing both botId and token says both); `issues` holds every one.

@@ -1,7 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { DebugSink } from '../debug/records.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
+import type { ChannelMessage, ClanstreamEvent } from '../events/payloads.js';
 import type { SecretRedactor } from '../util/redact.js';
 import type { WaitRange } from '../util/wait-limits.js';
 import type { GatewayReplyPayload, GatewayRequestOp, GatewayRequestPayload } from './protocol.js';
@@ -38,6 +38,8 @@ export interface GatewayConnectionOptions {
   resumeFrom?: ResumePoint;
   /** The logged-in user: a session resumed without a `start` on this connection learns it here. */
   userId?: () => string | undefined;
+  /** A message the client keeps, handed to the codec (CodecContext.message). */
+  message?: (channelId: string, messageId: string) => ChannelMessage | undefined;
   /** URL of the next attempt, token included; read at each attempt so a refreshed token is used. */
   url: () => string;
   /** The socket protocol: how a socket is greeted, and a codec per socket (default: clanstream's JSON, `clanstreamWire`). */

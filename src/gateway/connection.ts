@@ -259,7 +259,8 @@ export class GatewayConnection {
       send: (frame) => transport.send(frame),
       report: this.reportProblem,
       userId: () => this.options.userId?.() ?? '',
-      ...(this.options.renewSession ? { renewSession: this.options.renewSession } : {}),
+      message: this.options.message,
+      renewSession: this.options.renewSession,
     };
     this.requests.attach(transport, this.wire.open(context));
     const { greeting } = this.wire;

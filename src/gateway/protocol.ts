@@ -214,10 +214,8 @@ export const REPLY_OP: { readonly [K in GatewayRequestOp]: GatewayReplyOp<K> } =
   ephemeral_message_remove: 'channel_message_ack',
 };
 
-/** Every request op, in protocol order. */
-export const GATEWAY_REQUEST_OPS: readonly GatewayRequestOp[] = Object.freeze(
-  Object.keys(REPLY_OP) as GatewayRequestOp[],
-);
+/** Every request op, in protocol order. Marked pure: only scale-out reads it, and bundles without it drop it. */
+export const GATEWAY_REQUEST_OPS: readonly GatewayRequestOp[] = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.keys(REPLY_OP) as GatewayRequestOp[]);
 
 /** Codes of gateway error replies. */
 export type GatewayErrorCode =

@@ -1,7 +1,7 @@
 import type { DebugSink } from '../debug/records.js';
 import type { ClanstreamError } from '../errors/clanstream-error.js';
 import type { ProtocolError } from '../errors/protocol-error.js';
-import type { ClanstreamEvent } from '../events/payloads.js';
+import type { ChannelMessage, ClanstreamEvent } from '../events/payloads.js';
 import type { GatewayErrorPayload, HelloPayload } from './protocol.js';
 
 /** One WebSocket frame: text, or binary bytes. */
@@ -61,6 +61,8 @@ export interface CodecContext {
   readonly report?: (error: ClanstreamError) => void;
   /** The user the session is for. */
   readonly userId?: () => string;
+  /** A message the client keeps (its message store), for a protocol whose writes carry what they refer to. */
+  readonly message?: (channelId: string, messageId: string) => ChannelMessage | undefined;
   /** Takes a session the server pushed on the socket (a login answer, as the protocol's session format reads it). */
   readonly renewSession?: (answer: Record<string, unknown>) => void;
 }

@@ -2,8 +2,9 @@ import type { SchedulerLike } from 'rxjs';
 
 /** A token bucket: `burst` actions at once, refilled at `perSecond`, timed by the scheduler's clock. */
 export class TokenBucket {
-  private tokens: number;
-  private refilledAt: number;
+  // Declared, not defined: the constructor assigns them (not set to undefined first).
+  declare private tokens: number;
+  declare private refilledAt: number;
 
   constructor(
     private readonly perSecond: number,

@@ -30,12 +30,14 @@ export const VOICE_USER_LIST_DEFAULTS = { channel_id: '', channel_type: ChannelT
  * ```
  */
 export class Clan {
-  readonly id: string;
-  readonly name: string;
-  readonly welcome_channel_id: string;
-  readonly creator_id: string;
+  // Declared, not defined: the constructor assigns each in this order (the order of the keys), so the
+  // fields are not first defined as undefined, which every build would write out once more.
+  declare readonly id: string;
+  declare readonly name: string;
+  declare readonly welcome_channel_id: string;
+  declare readonly creator_id: string;
   /** The cached record this clan was made from. */
-  readonly record: ClanState;
+  declare readonly record: ClanState;
   readonly #ctx: ClientContext;
 
   /** True for a clan the client made, from any copy of the library. */
@@ -46,11 +48,11 @@ export class Clan {
   /** @internal */
   constructor(ctx: ClientContext, record: ClanState) {
     this.#ctx = ctx;
-    this.record = record;
     this.id = record.id;
     this.name = record.name;
     this.welcome_channel_id = record.welcome_channel_id;
     this.creator_id = record.creator_id;
+    this.record = record;
   }
 
   /** Channels of the clan. */

@@ -42,30 +42,32 @@ export interface ReactMessagePayload {
  * ```
  */
 export class Message {
-  readonly id: string;
+  // Declared, not defined: the constructor assigns each in this order (the order of the keys), so the
+  // fields are not first defined as undefined, which every build would write out once more.
+  declare readonly id: string;
   /** Same as `id` (what most bots read). */
-  readonly message_id: string;
-  readonly clan_id: string;
-  readonly channel_id: string;
-  readonly sender_id: string;
-  readonly username: string;
-  readonly display_name: string;
-  readonly clan_nick: string;
-  readonly clan_avatar: string;
-  readonly avatar: string;
-  readonly content: ChannelMessageContent;
-  readonly mentions: readonly ApiMessageMention[];
-  readonly attachments: readonly ApiMessageAttachment[];
-  readonly reactions: readonly ApiMessageReaction[];
-  readonly references: readonly ApiMessageRef[];
-  readonly topic_id: string;
-  readonly code: TypeMessage;
-  readonly mode: ChannelStreamMode;
-  readonly create_time_seconds: number;
-  readonly update_time_seconds: number;
+  declare readonly message_id: string;
+  declare readonly clan_id: string;
+  declare readonly channel_id: string;
+  declare readonly sender_id: string;
+  declare readonly username: string;
+  declare readonly display_name: string;
+  declare readonly clan_nick: string;
+  declare readonly clan_avatar: string;
+  declare readonly avatar: string;
+  declare readonly content: ChannelMessageContent;
+  declare readonly mentions: readonly ApiMessageMention[];
+  declare readonly attachments: readonly ApiMessageAttachment[];
+  declare readonly reactions: readonly ApiMessageReaction[];
+  declare readonly references: readonly ApiMessageRef[];
+  declare readonly topic_id: string;
+  declare readonly code: TypeMessage;
+  declare readonly mode: ChannelStreamMode;
+  declare readonly create_time_seconds: number;
+  declare readonly update_time_seconds: number;
   readonly #ctx: ClientContext;
   /** The cached record this message was made from. */
-  readonly record: MessageState;
+  declare readonly record: MessageState;
 
   /** True for a message the client made, from any copy of the library. */
   static [Symbol.hasInstance](value: unknown): value is Message {
@@ -75,7 +77,6 @@ export class Message {
   /** @internal */
   constructor(ctx: ClientContext, record: MessageState) {
     this.#ctx = ctx;
-    this.record = record;
     this.id = record.message_id;
     this.message_id = record.message_id;
     this.clan_id = record.clan_id;
@@ -96,6 +97,7 @@ export class Message {
     this.mode = record.mode;
     this.create_time_seconds = record.create_time_seconds;
     this.update_time_seconds = record.update_time_seconds;
+    this.record = record;
   }
 
   /** The channel the message is in (when cached). */

@@ -33,18 +33,20 @@ const VOICE_TYPES = new Set<number>([ChannelType.CHANNEL_TYPE_GMEET_VOICE, Chann
  * ```
  */
 export class TextChannel {
-  readonly id: string;
-  readonly name: string | undefined;
-  readonly is_private: boolean;
-  readonly channel_type: number | undefined;
-  readonly category_id: string | undefined;
-  readonly category_name: string | undefined;
-  readonly parent_id: string | undefined;
-  readonly meeting_code: string | undefined;
+  // Declared, not defined: the constructor assigns each in this order (the order of the keys), so the
+  // fields are not first defined as undefined, which every build would write out once more.
+  declare readonly id: string;
+  declare readonly name: string | undefined;
+  declare readonly is_private: boolean;
+  declare readonly channel_type: number | undefined;
+  declare readonly category_id: string | undefined;
+  declare readonly category_name: string | undefined;
+  declare readonly parent_id: string | undefined;
+  declare readonly meeting_code: string | undefined;
   /** "0" for DM and group channels. */
-  readonly clan_id: string;
+  declare readonly clan_id: string;
   /** The cached record this channel was made from. */
-  readonly record: ChannelState;
+  declare readonly record: ChannelState;
   readonly #ctx: ClientContext;
 
   /** True for a channel the client made, from any copy of the library. */
@@ -55,7 +57,6 @@ export class TextChannel {
   /** @internal */
   constructor(ctx: ClientContext, record: ChannelState) {
     this.#ctx = ctx;
-    this.record = record;
     this.id = record.channel_id;
     this.name = record.channel_label;
     this.is_private = record.channel_private === 1;
@@ -65,6 +66,7 @@ export class TextChannel {
     this.parent_id = record.parent_id || undefined;
     this.meeting_code = record.meeting_code || undefined;
     this.clan_id = record.clan_id;
+    this.record = record;
   }
 
   /** The clan of the channel; undefined for DM and group channels (and clans not cached). */

@@ -27,19 +27,21 @@ import { ChannelStreamMode, DM_CLAN_ID } from '../model/enums.js';
  * ```
  */
 export class User {
-  readonly id: string;
-  readonly username: string;
-  readonly display_name: string;
+  // Declared, not defined: the constructor assigns each in this order (the order of the keys), so the
+  // fields are not first defined as undefined, which every build would write out once more.
+  declare readonly id: string;
+  declare readonly username: string;
+  declare readonly display_name: string;
   /** Nickname in the clan ("" outside a clan view). */
-  readonly clan_nick: string;
+  declare readonly clan_nick: string;
   /** Avatar in the clan ("" outside a clan view). */
-  readonly clan_avatar: string;
+  declare readonly clan_avatar: string;
   /** Global avatar URL (the platform SDK's spelling). */
-  readonly avartar: string;
+  declare readonly avartar: string;
   /** The cached user record. */
-  readonly record: UserState;
+  declare readonly record: UserState;
   /** The clan membership this user was read through (clan views only). */
-  readonly member: MemberState | undefined;
+  declare readonly member: MemberState | undefined;
   readonly #ctx: ClientContext;
 
   /** True for a user the client made, from any copy of the library. */
@@ -50,14 +52,14 @@ export class User {
   /** @internal */
   constructor(ctx: ClientContext, record: UserState, member?: MemberState) {
     this.#ctx = ctx;
-    this.record = record;
-    this.member = member;
     this.id = record.id;
     this.username = record.username;
     this.display_name = record.display_name;
     this.clan_nick = member?.clan_nick ?? '';
     this.clan_avatar = member?.clan_avatar ?? '';
     this.avartar = record.avatar;
+    this.record = record;
+    this.member = member;
   }
 
   /** Global avatar URL (correctly spelled alias of `avartar`). */

@@ -1,3 +1,5 @@
+import { base64Of } from './base64.js';
+
 /** What replaces a secret in any text clanstream produces. */
 export const REDACTED = '[redacted]';
 
@@ -117,18 +119,18 @@ function isOwnError(value: unknown): value is Error {
 /** A secret and the encodings of it that servers and proxies echo. */
 function echoedForms(secret: string): string[] {
   const bytes = new TextEncoder().encode(secret);
-  const forms = new Set([secret, encodeURIComponent(secret), base64Of(new TextEncoder().encode(`${secret}:`))]);
+  const forms = new Set([secret, encodeURIComponent(secret), unpaddedBase64(new TextEncoder().encode(`${secret}:`))]);
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
   forms.add(hex);
   forms.add(hex.toUpperCase());
-  const standard = base64Of(bytes);
+  const standard = unpaddedBase64(bytes);
   for (const encoded of [standard, toBase64Url(standard)]) forms.add(encoded);
   // Inside a longer base64 text the secret starts 0, 1 or 2 bytes into a 3-byte group, and each start encodes
   // it differently: the characters that depend on the secret's bytes alone are looked for, in both alphabets.
   for (const offset of [0, 1, 2]) {
     const shifted = new Uint8Array(offset + bytes.length);
     shifted.set(bytes, offset);
-    const core = base64Of(shifted).slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    const core = unpaddedBase64(shifted).slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
     forms.add(core);
     forms.add(toBase64Url(core));
   }
@@ -138,12 +140,8 @@ function echoedForms(secret: string): string[] {
   return [...forms];
 }
 
-/** Base64 (standard alphabet) without padding; `btoa` works in browsers and Node alike. */
-function base64Of(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/=+$/, '');
-}
+/** Base64 (standard alphabet) without padding. */
+const unpaddedBase64 = (bytes: Uint8Array): string => base64Of(bytes).replace(/=+$/, '');
 
 const toBase64Url = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 

@@ -12,10 +12,11 @@ import { seedToPkcs8, type IEphemeralKeyPair } from './keys.js';
  */
 export class EphemeralKey {
   readonly #seed: Uint8Array;
+  // Declared, not defined: the constructor assigns the public fields in this order (not set to undefined first).
   /** The 32-byte public key. */
-  readonly publicKeyBytes: Uint8Array;
+  declare readonly publicKeyBytes: Uint8Array;
   /** base58 of the public key: the `ephemeral_pk` of a proof request. */
-  readonly publicKey: string;
+  declare readonly publicKey: string;
 
   /** Wraps a 32-byte seed; use {@link createEphemeralKey} for a fresh, random one. */
   constructor(seed: Uint8Array) {

@@ -1,8 +1,8 @@
 import { base58, base64 } from '@scure/base';
+import { base64Of } from '../util/base64.js';
 import { TxType } from './transaction.js';
 
 const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Encodes a signature for `tx.addtx`. Type 0: base58 of the UTF-8 JSON
@@ -10,7 +10,7 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export function encodeSignature(type: TxType, publicKey: Uint8Array, signature: Uint8Array): string {
   if (type === TxType.TransferByKey) return base58.encode(signature);
-  const json = JSON.stringify({ PubKey: base64.encode(publicKey), Sig: base64.encode(signature) });
+  const json = JSON.stringify({ PubKey: base64Of(publicKey), Sig: base64Of(signature) });
   return base58.encode(utf8.encode(json));
 }
 
@@ -32,7 +32,7 @@ export function decodeSignature(type: TxType, encoded: string): DecodedSignature
     return bytes.length === 64 ? { signature: bytes } : { error: 'signature must be 64 bytes' };
   }
   try {
-    const parsed: unknown = JSON.parse(utf8Decoder.decode(bytes));
+    const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     if (typeof parsed !== 'object' || parsed === null) return { error: 'signature JSON must be an object' };
     const { PubKey, Sig } = parsed as Record<string, unknown>;
     if (typeof PubKey !== 'string' || typeof Sig !== 'string') return { error: 'signature JSON needs PubKey and Sig' };

@@ -34,10 +34,11 @@ export const CHANNEL_WEBHOOK_ROUTE = 'POST /webhooks/{channelId}/{token}';
  * ```
  */
 export class ChannelWebhook {
+  // Declared, not defined: the constructor assigns the public fields in this order (not set to undefined first).
   /** `{webhook_url}`: the URL up to `/webhooks/`. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** The channel the webhook posts into. */
-  readonly channelId: string;
+  declare readonly channelId: string;
   readonly #poster: WebhookPoster;
   readonly #path: string;
 

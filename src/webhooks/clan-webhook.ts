@@ -31,8 +31,9 @@ export const CLAN_WEBHOOK_ROUTE = 'POST /clanwebhooks/{token}/{userIdentifier}';
  * ```
  */
 export class ClanWebhook {
+  // Declared, not defined: the constructor assigns the public fields in this order (not set to undefined first).
   /** `{webhook_url}`: the URL up to `/clanwebhooks/`. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   readonly #poster: WebhookPoster;
   readonly #token: string;
 

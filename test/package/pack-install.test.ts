@@ -70,6 +70,13 @@ describe('the packed package, installed from its tarball', () => {
     expect(dist.filter((file) => file.endsWith('.map'))).toEqual([]);
   });
 
+  it('ships the licence notices of what the browser bundle carries beside it (clanstream.js.LEGAL.txt), not inside it', () => {
+    const browser = join(workspace, 'node_modules/clanstream/dist/browser');
+    const notices = readFileSync(join(browser, 'clanstream.js.LEGAL.txt'), 'utf8');
+    for (const notice of ['noble-hashes - MIT License', 'noble-curves - MIT License', 'scure-base - MIT License']) expect(notices).toContain(notice);
+    expect(readFileSync(join(browser, 'clanstream.js'), 'utf8')).not.toContain('MIT License');
+  });
+
   it('passes publint (strict) and arethetypeswrong', async () => {
     // Both print their findings and exit non-zero on any.
     await run(bin('publint'), ['run', tarball, '--strict', '--pack', 'false']);

@@ -98,6 +98,27 @@ describe.each(['sdk-2.8.33', 'sdk-2.8.37', 'sdk-2.8.44'] as const)('production p
     } else expect(bodies.map(receivers)).toEqual([[w.accounts.alice!.id], [w.accounts.bob!.id]]);
   });
 
+  it('an ephemeral reply quotes the message the client keeps (the platform stores what it is sent); a message it does not keep is named by id', async () => {
+    const w = await createTestWorld({ compat: true });
+    world = w;
+    const general = w.channels.general!.channel_id;
+    const before = w.as('bob').send(general, 'said before the bot came');
+    const client = await w.connect({ protocol: protocol() });
+    const question = w.as('alice').send(general, 'who is there?');
+    await until(() => client.channels.get(general)?.messages.has(question.message_id) ?? false, 'the message kept');
+    const channel = client.channels.get(general)!;
+    await channel.sendEphemeral([w.accounts.bob!.id], 'we are', question.message_id);
+    const quoted = { message_ref_id: question.message_id, message_sender_id: w.accounts.alice!.id, message_sender_username: 'alice', content: JSON.stringify({ t: 'who is there?' }) };
+    const replies = () => w.emu.messages(general).filter((m) => m.sender_id === w.bot.id);
+    expect(replies().at(-1)!.references).toEqual([expect.objectContaining(quoted)]);
+    const written = (sent(w, 'ephemeral_message_send').at(-1)!.message as { references?: unknown[] }).references;
+    expect(written).toEqual([expect.objectContaining(quoted)]);
+    expect(client.channels.get(general)!.messages.has(before.message_id)).toBe(false);
+    await channel.sendEphemeral([w.accounts.alice!.id], 'and you?', before.message_id);
+    expect((sent(w, 'ephemeral_message_send').at(-1)!.message as { references?: unknown[] }).references).toEqual([{ message_ref_id: before.message_id }]);
+    expect(replies().at(-1)!.references).toEqual([expect.objectContaining({ message_ref_id: before.message_id })]);
+  });
+
   it('a reconnect is a fresh session: clans and "0" joined again, and resync announced', async () => {
     const { w, client } = await start();
     const events: LifecycleEvent[] = [];

@@ -118,6 +118,59 @@ describe('REST of the later dialects (protobuf RPC)', () => {
     expect(error).toMatchObject({ status: 404, code: 'not_found', message: expect.stringContaining('no such channel'), route: 'POST /mezon.api.Mezon/ListChannelDetail' });
   });
 
+  it('a 501 is not retried: the server does not implement the call, reported as the ApiError the JSON path gives', async () => {
+    handler = (_s, res) => {
+      res.writeHead(501, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'unimplemented', message: 'ListClanDescs is not implemented' }));
+    };
+    const rest = new RpcRestApi({ basePath: base, timeoutMs: 5000, retries: 3, baseMs: 1, capMs: 1, maxRetryAfterMs: 0, scheduler: asyncScheduler, random: () => 0, protocolName: 'production:sdk-2.8.44', mediaUrl: `${base}/api/playmedia` }, 'sdk-2.8.44');
+    const error = await rest.listClans().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 501, route: 'POST /mezon.api.Mezon/ListClanDescs', message: expect.stringContaining('ListClanDescs is not implemented') });
+    expect(seen).toHaveLength(1);
+    // Not a refusal remembered: the next call is asked.
+    await rest.listClans().catch(() => undefined);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('pages the member list production answers whole: limit and cursor applied in id order, one request per paging', async () => {
+    const user = (id: string) => ({ user: { id, username: `u${id}` } });
+    handler = (_s, res) => proto(res, B.ClanUserListSchema, { clanUsers: ['30', '4', '100', '2', '7'].map(user) });
+    const rest = api();
+    const first = await rest.listClanMembers('9', { limit: 2 });
+    expect(first).toMatchObject({ clan_id: '9', cursor: '4' });
+    expect(first.members.map((m) => m.user.id)).toEqual(['2', '4']);
+    const second = await rest.listClanMembers('9', { limit: 2, cursor: first.cursor! });
+    expect(second.members.map((m) => m.user.id)).toEqual(['7', '30']);
+    const last = await rest.listClanMembers('9', { limit: 2, cursor: second.cursor! });
+    expect(last.members.map((m) => m.user.id)).toEqual(['100']);
+    expect(last.cursor).toBeUndefined();
+    expect(seen).toHaveLength(1);
+    // A cursor this client holds nothing for (another client's, or an old one) asks again and goes on after that member.
+    const again = await api().listClanMembers('9', { limit: 2, cursor: '4' });
+    expect(again).toMatchObject({ cursor: '30' });
+    expect(again.members.map((m) => m.user.id)).toEqual(['7', '30']);
+    expect(seen).toHaveLength(2);
+    expect((await rest.listClanMembers('9')).members).toHaveLength(5);
+  });
+
+  it('registers a quick-menu entry as the platform\'s SDK does: its own id, the session\'s bot, the channel\'s clan, channel 0, menu type 1', async () => {
+    handler = (s, res) => {
+      if (s.path.endsWith('/ListChannelDetail')) proto(res, B.ChannelDescriptionSchema, { channelId: '5', clanId: '9', type: 1 });
+      else res.end();
+    };
+    const rest = api();
+    rest.useSession({ token: 'access.tok.en', api_url: base, user_id: '77' });
+    const entry = await rest.addQuickMenuAccess('5', { menu_name: 'help', action_msg: '/help' });
+    expect(entry).toEqual({ id: expect.stringMatching(/^[1-9]\d{15,18}$/), bot_id: '77', clan_id: '9', channel_id: '5', menu_name: 'help', action_msg: '/help', background: '' });
+    expect(seen.map((r) => r.path)).toEqual(['/mezon.api.Mezon/ListChannelDetail', '/mezon.api.Mezon/AddQuickMenuAccess']);
+    const sent = fromBinary(B.QuickMenuAccessSchema, seen[1]!.body);
+    expect(sent).toMatchObject({ id: entry.id, botId: '77', clanId: '9', channelId: '0', menuName: 'help', actionMsg: '/help', menuType: 1 });
+    // The clan is known from then on.
+    await rest.addQuickMenuAccess('5', { menu_name: 'other' });
+    expect(seen.map((r) => r.path).filter((p) => p.endsWith('/ListChannelDetail'))).toHaveLength(1);
+  });
+
   it('what production has no RPC for rejects with UnsupportedError naming the operation and the dialect', async () => {
     await expect(api().getTransaction('tx')).rejects.toBeInstanceOf(UnsupportedError);
     await expect(api('sdk-2.8.37').getUser()).rejects.toMatchObject({ message: expect.stringContaining('getUser') });

@@ -43,6 +43,11 @@ describe('webhook URLs', () => {
     expect(new ClanWebhook(`https://x.test/api/clanwebhooks/${TOKEN}/`).baseUrl).toBe('https://x.test/api');
   });
 
+  it('shows only the public parts as own enumerable properties, in declaration order (the token stays private)', () => {
+    expect(Object.entries(new ChannelWebhook(CHANNEL_URL))).toEqual([['baseUrl', 'https://hooks.example.test/base'], ['channelId', '1840000000000000006']]);
+    expect(Object.entries(new ClanWebhook(CLAN_URL))).toEqual([['baseUrl', 'https://hooks.example.test']]);
+  });
+
   const badChannel: Array<[string, unknown]> = [
     ['empty', ''],
     ['not a string', 42],

@@ -5,9 +5,6 @@ import type {
   ApiFriendList,
   ApiFriendRequest,
   ApiOk,
-  ApiQuickMenuAccess,
-  ApiQuickMenuAccessList,
-  ApiQuickMenuAccessPayload,
   ApiRoleListEventResponse,
   ApiSession,
   ApiTransactionDetail,
@@ -19,7 +16,8 @@ import type {
   ServiceUpdateRoleBody,
 } from '../core.js';
 import { ProductionRest, type HistoryAsk } from './production-rest.js';
-import { channelOf, clanOf, friendOf, friendStateNumber, get, num, quickMenuOf, roleOf, rowOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
+import type { QuickMenuEntry } from './quick-menus.js';
+import { channelOf, clanOf, friendOf, friendStateNumber, get, num, roleOf, rowOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
 
 const enc = encodeURIComponent;
 const OK: ApiOk = { ok: true };
@@ -123,23 +121,18 @@ export class JsonRestApi extends ProductionRest implements PlatformApi {
     return OK;
   }
 
-  async listQuickMenuAccess(channelId: string): Promise<ApiQuickMenuAccessList> {
-    const route = 'GET /v2/quickmenuaccess';
-    const answer = await this.json('GET', '/v2/quickmenuaccess', '/v2/quickmenuaccess', { query: { channel_id: channelId } });
-    return { list_menus: rowsOf(answer, 'list_menus', route).map(quickMenuOf) };
+  protected async quickMenuRows(channelId: string, botId?: string): Promise<Row[]> {
+    const answer = await this.json('GET', '/v2/quickmenuaccess', '/v2/quickmenuaccess', { query: { channel_id: channelId, bot_id: botId } });
+    return rowsOf(answer, 'list_menus', 'GET /v2/quickmenuaccess');
   }
 
-  async addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
-    // Production's entries are clan-wide: channel "0".
-    const sent = { ...body, channel_id: '0', menu_type: 1 };
-    const answer = await this.json('POST', '/v2/quickmenuaccess', '/v2/quickmenuaccess', { body: sent });
-    const row = typeof answer === 'object' && answer !== null ? (answer as Row) : {};
-    return { ...quickMenuOf({ ...sent, ...row }), channel_id: channelId };
+  protected async addQuickMenuRow(entry: QuickMenuEntry): Promise<Row> {
+    const answer = await this.json('POST', '/v2/quickmenuaccess', '/v2/quickmenuaccess', { body: entry });
+    return typeof answer === 'object' && answer !== null ? (answer as Row) : {};
   }
 
-  async deleteQuickMenuAccess(_channelId: string, botId: string): Promise<ApiOk & { removed: number }> {
-    await this.json('DELETE', '/v2/quickmenuaccess', '/v2/quickmenuaccess', { query: { bot_id: botId }, idempotent: true });
-    return { ok: true, removed: 1 };
+  protected async deleteQuickMenuRow(entry: { id: string; clan_id: string; bot_id: string }): Promise<void> {
+    await this.json('DELETE', '/v2/quickmenuaccess', '/v2/quickmenuaccess', { query: entry, idempotent: true });
   }
 
   async listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {

@@ -10,15 +10,22 @@ import {
   type ApiClanDesc,
   type ApiClanMember,
   type ApiClanMemberList,
+  type ApiOk,
   type ApiPlayMediaRequest,
   type ApiPlayMediaResult,
+  type ApiQuickMenuAccess,
+  type ApiQuickMenuAccessList,
+  type ApiQuickMenuAccessPayload,
   type ApiUser,
   type AuthRecovery,
   type ChannelMessage,
+  type PageQuery,
   type PlatformApiOptions,
   type RequestSpec,
 } from '../core.js';
-import { memberOf, messageOf, type Row } from './reshape.js';
+import { MemberPages } from './member-pages.js';
+import { freshEntryId, offeredIn, quickMenuEntry, type QuickMenuEntry } from './quick-menus.js';
+import { memberOf, messageOf, quickMenuOf, type Row } from './reshape.js';
 
 /** What a production REST side is made with beyond the client's request settings. */
 export interface ProductionRestOptions extends PlatformApiOptions {
@@ -39,6 +46,9 @@ export abstract class ProductionRest {
   private readonly http: SessionRequests;
   /** Operations the platform refused because it has no such route for this bot: not asked again. */
   private readonly refusals = new Map<string, UnsupportedError>();
+  private readonly memberPages = new MemberPages();
+  /** The session's user: the bot a quick-menu entry is for unless the caller names another. */
+  private userId = '';
 
   constructor(protected readonly options: ProductionRestOptions) {
     // A protobuf answer stays bytes; JSON (sdk-2.8.33's answers, and every dialect's errors) is parsed.
@@ -49,8 +59,10 @@ export abstract class ProductionRest {
     this.http.cancelAll();
   }
 
-  useSession(session: { token: string; api_url?: string } | undefined): void {
+  useSession(session: { token: string; api_url?: string; user_id?: string } | undefined): void {
     this.http.useSession(session);
+    this.userId = session?.user_id ?? '';
+    if (!session) this.memberPages.clear();
   }
 
   onTokenExpired(recovery: AuthRecovery | undefined): void {
@@ -85,7 +97,51 @@ export abstract class ProductionRest {
     return { channel_id: channelId, meeting_code: room, ...body, ...given, status: 'playing' };
   }
 
-  abstract getChannel(channelId: string): Promise<{ meeting_code?: string }>;
+  abstract getChannel(channelId: string): Promise<{ meeting_code?: string; clan_id?: string }>;
+
+  // ---- quick menus: production keeps them per clan (src/production/rest/quick-menus.ts) ----
+
+  /** The entries offered in a channel (of one bot when given), as production lists them. */
+  protected abstract quickMenuRows(channelId: string, botId?: string): Promise<Row[]>;
+
+  /** Registers an entry; production answers nothing (sdk-2.8.33's JSON may echo the entry). */
+  protected abstract addQuickMenuRow(entry: QuickMenuEntry): Promise<Row>;
+
+  /** Removes one entry, named by its id and clan as the platform's own client names it. */
+  protected abstract deleteQuickMenuRow(entry: { id: string; clan_id: string; bot_id: string }): Promise<void>;
+
+  async listQuickMenuAccess(channelId: string): Promise<ApiQuickMenuAccessList> {
+    return { list_menus: (await this.quickMenuRows(channelId)).map((row) => offeredIn(channelId, quickMenuOf(row))) };
+  }
+
+  /**
+   * Registers a quick-menu entry for the channel's clan, as the platform's
+   * SDK does: with an id made here (the answer names none), the session's
+   * bot unless the body names another, and the channel's clan unless the
+   * body names one (looked up when no listing named it yet).
+   */
+  async addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
+    const clanId = body.clan_id || (await this.clanOf(channelId));
+    const entry = quickMenuEntry(body, { id: freshEntryId(this.options.scheduler.now()), botId: this.userId, clanId });
+    const answer = await this.addQuickMenuRow(entry);
+    return offeredIn(channelId, { ...entry, ...quickMenuOf({ ...entry, ...answer }) });
+  }
+
+  /** Removes the bot's entries offered in the channel, one by one: production removes an entry by its id and clan. */
+  async deleteQuickMenuAccess(channelId: string, botId: string): Promise<ApiOk & { removed: number }> {
+    const entries = (await this.quickMenuRows(channelId, botId)).map(quickMenuOf).filter((e) => e.bot_id === botId);
+    for (const { id, clan_id: clanId, bot_id } of entries) await this.deleteQuickMenuRow({ id, clan_id: clanId ?? '', bot_id });
+    return { ok: true, removed: entries.length };
+  }
+
+  /** The clan of a channel: noted from a listing, else looked up. */
+  private async clanOf(channelId: string): Promise<string> {
+    const known = this.clanOfChannel.get(channelId);
+    if (known !== undefined) return known;
+    const clanId = (await this.getChannel(channelId)).clan_id ?? '';
+    if (clanId) this.clanOfChannel.set(channelId, clanId);
+    return clanId;
+  }
 
   // ---- members, history and lookups: user-client routes a bot token may be refused ----
 
@@ -129,9 +185,14 @@ export abstract class ProductionRest {
     return (await this.refusable(operation, () => this.memberRows(clanId), false)).map(memberOf);
   }
 
-  /** Every member at once: production has no pages of members (no cursor in). */
-  async listClanMembers(clanId: string): Promise<ApiClanMemberList> {
-    return { clan_id: clanId, members: await this.members(clanId, 'listClanMembers') };
+  /**
+   * A page of members: production answers every member at once (ListClanUsers
+   * has no pages), so `limit` and `cursor` are applied here
+   * (src/production/rest/member-pages.ts): at most `limit` members in id
+   * order, the rest held for the cursor handed back.
+   */
+  listClanMembers(clanId: string, page: PageQuery = {}): Promise<ApiClanMemberList> {
+    return this.memberPages.page(clanId, page, () => this.members(clanId, 'listClanMembers'));
   }
 
   /** Found in the member list: production has no lookup of one member. */

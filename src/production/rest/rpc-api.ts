@@ -8,9 +8,6 @@ import {
   type ApiFriendList,
   type ApiFriendRequest,
   type ApiOk,
-  type ApiQuickMenuAccess,
-  type ApiQuickMenuAccessList,
-  type ApiQuickMenuAccessPayload,
   type ApiRoleListEventResponse,
   type ApiSession,
   type ApiTransactionDetail,
@@ -26,7 +23,8 @@ import { SessionSchema as SessionC } from '../schema/sdk-2.8.44_pb.js';
 import { decodeMessage, encodeMessage } from '../wire/envelope-codec.js';
 import { RPC_METHODS, type RpcDialectName, type RpcMethod } from '../wire/rpc-methods.js';
 import { ProductionRest, type HistoryAsk, type ProductionRestOptions } from './production-rest.js';
-import { channelOf, clanOf, friendOf, friendStateNumber, get, quickMenuOf, roleOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
+import { BOT_MENU, type QuickMenuEntry } from './quick-menus.js';
+import { channelOf, clanOf, friendOf, friendStateNumber, get, roleOf, rowsOf, text, voiceUsersOf, type Row } from './reshape.js';
 
 const OK: ApiOk = { ok: true };
 /** Connect-style unary RPC: protobuf both ways. */
@@ -159,21 +157,17 @@ export class RpcRestApi extends ProductionRest implements PlatformApi {
     return OK;
   }
 
-  async listQuickMenuAccess(channelId: string): Promise<ApiQuickMenuAccessList> {
-    const answer = await this.rpc('ListQuickMenuAccess', { channelId, menuType: 1 });
-    return { list_menus: rowsOf(answer, 'list_menus', 'ListQuickMenuAccess').map(quickMenuOf) };
+  protected async quickMenuRows(channelId: string, botId?: string): Promise<Row[]> {
+    return rowsOf(await this.rpc('ListQuickMenuAccess', { channelId, botId, menuType: BOT_MENU }), 'list_menus', 'ListQuickMenuAccess');
   }
 
-  async addQuickMenuAccess(channelId: string, body: ApiQuickMenuAccessPayload): Promise<ApiQuickMenuAccess> {
-    // Production's entries are clan-wide: channel 0.
-    const sent = { ...wire(body, 'bot_id clan_id menu_name background action_msg'), menuType: 1 };
-    await this.rpc('AddQuickMenuAccess', sent);
-    return { ...quickMenuOf({ ...sent, id: body.id ?? '' }), channel_id: channelId };
+  protected addQuickMenuRow(entry: QuickMenuEntry): Promise<Row> {
+    return this.rpc('AddQuickMenuAccess', wire(entry, 'id bot_id clan_id channel_id menu_name action_msg background menu_type'));
   }
 
-  async deleteQuickMenuAccess(_channelId: string, botId: string): Promise<ApiOk & { removed: number }> {
-    await this.rpc('DeleteQuickMenuAccess', { botId });
-    return { ok: true, removed: 1 };
+  protected async deleteQuickMenuRow(entry: { id: string; clan_id: string; bot_id: string }): Promise<void> {
+    // The platform's own client names the entry by id and clan; the bot is said too.
+    await this.rpc('DeleteQuickMenuAccess', wire(entry, 'id clan_id bot_id'));
   }
 
   async listFriends(query: { limit?: number; state?: string; cursor?: string } = {}): Promise<ApiFriendList> {

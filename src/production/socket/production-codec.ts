@@ -81,7 +81,7 @@ export class ProductionCodec implements SocketCodec {
   }
 
   encode(cid: string, op: string, payload: unknown): WireFrame | readonly WireFrame[] {
-    const frames = opFrames(this.options.style, op, payload, this.options.protocolName);
+    const frames = opFrames(this.options.style, op, payload, this.options.protocolName, this.context.message);
     const waiting: Waiting = { cid, op, payload, frames, outstanding: 0, wire: [], resent: false };
     const written = this.write(waiting);
     return written.length === 1 ? written[0]! : written;

@@ -15,6 +15,7 @@ import {
   type MessageReactionRequest,
 } from '../core.js';
 import { wire } from '../events/fields.js';
+import { replyReference, type KeptMessage } from '../reply-reference.js';
 import type { DialectName } from '../wire/dialects.js';
 
 /**
@@ -86,9 +87,10 @@ function ephemeral(style: RequestStyle, message: Record<string, unknown>, receiv
 /**
  * The frames of one op. Ops production has no way to say (`clan_leave`, and
  * clanstream's session ops, which a protocol without resume or socket moves
- * never sends) throw an UnsupportedError naming the op.
+ * never sends) throw an UnsupportedError naming the op. `kept` finds a
+ * message the client keeps: an ephemeral reply quotes it.
  */
-export function opFrames(style: RequestStyle, op: string, payload: unknown, protocolName: string): OpFrames {
+export function opFrames(style: RequestStyle, op: string, payload: unknown, protocolName: string, kept?: KeptMessage): OpFrames {
   switch (op) {
     case 'ping':
       return one('ping', {});
@@ -118,7 +120,8 @@ export function opFrames(style: RequestStyle, op: string, payload: unknown, prot
     }
     case 'ephemeral_message_send': {
       const p = payload as EphemeralMessageSendRequest;
-      const references = p.reference_message_id ? [...(p.references ?? []), { message_ref_id: p.reference_message_id }] : p.references;
+      // The reply's reference first, as clanstream's server puts it, filled from the message the client keeps.
+      const references = p.reference_message_id ? [replyReference(p.channel_id, p.reference_message_id, kept), ...(p.references ?? [])] : p.references;
       return ephemeral(style, send({ ...p, ...(references ? { references } : {}) }, TypeMessage.Ephemeral), p.receiver_ids);
     }
     case 'ephemeral_message_update': {
