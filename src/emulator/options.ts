@@ -30,7 +30,11 @@ export interface EmulatorOptions {
   resumeBufferSize?: number;
   /** Gateway sessions kept per user; past it the longest-detached ones are dropped before their resume window ends. */
   maxSessionsPerUser?: number;
-  /** Frames larger than this get a `payload_too_large` error reply. */
+  /**
+   * Frames larger than this get a `payload_too_large` error reply (the JSON
+   * socket), or close the socket with 1009 (the production socket, as the
+   * platform's server does at its read limit).
+   */
   maxFrameBytes?: number;
   /** Frames and HTTP bodies larger than this are cut off (close 1009 / 413). */
   maxPayloadBytes?: number;

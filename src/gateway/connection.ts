@@ -265,6 +265,9 @@ export class GatewayConnection {
     this.requests.attach(transport, this.wire.open(context));
     const { greeting } = this.wire;
     if (greeting.kind !== 'on-open') return;
+    // No hello names the server's frame limit: the protocol's greeting does (an absurd one is reported and bounded as a hello's).
+    const frameLimitProblem = greeting.maxFrameBytes === undefined ? undefined : this.requests.frameSizes.greet(greeting.maxFrameBytes, '');
+    if (frameLimitProblem) this.options.report(frameLimitProblem);
     socket.greeted = true;
     this.greeted(greeting.heartbeatIntervalMs, end, keep);
   }

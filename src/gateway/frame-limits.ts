@@ -30,15 +30,17 @@ const WS_TOO_LARGE = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
 
 /**
  * The size checks of one connection's outgoing frames, against the limit the
- * server announced in its `hello`. A frame over it would be refused by the
+ * server announced in its `hello` (or, for a protocol whose server announces
+ * none, the limit of its greeting). A frame over it would be refused by the
  * server, or cut off with close 1009 and sent again after every reconnect:
- * it is refused here, before it is sent.
+ * it is refused here, before it is sent, in the same words whatever the
+ * limit's source.
  */
 export class FrameSizeGuard {
   /** Until a hello says otherwise, the protocol's default. */
   private serverLimit: number = FRAME_LIMITS.serverFrameBytes.fallbackBytes;
 
-  /** Takes the server's limit from its hello; a ProtocolError to report when the value was absurd (a bound is used instead). */
+  /** Takes the server's limit from its hello (or a protocol's greeting); a ProtocolError to report when the value was absurd (a bound is used instead). */
   greet(maxFrameBytes: unknown, frame: string): ProtocolError | undefined {
     const { minBytes, fallbackBytes } = FRAME_LIMITS.serverFrameBytes;
     const what = 'max_frame_bytes of hello';
@@ -58,7 +60,7 @@ export class FrameSizeGuard {
   refusal(op: string, frame: string | Uint8Array): ValidationError | undefined {
     const bytes = typeof frame === 'string' ? bytesOver(frame, this.serverLimit) : frame.byteLength > this.serverLimit ? frame.byteLength : undefined;
     if (bytes === undefined) return undefined;
-    const message = `the frame is ${bytes} bytes; the server reads frames of up to ${this.serverLimit} bytes (max_frame_bytes of its hello), so nothing was sent`;
+    const message = `the frame is ${bytes} bytes; the server reads frames of up to ${this.serverLimit} bytes, so nothing was sent`;
     return new ValidationError([{ path: '', message, code: 'too_large' }], `${op} request`);
   }
 }

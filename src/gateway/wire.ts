@@ -69,11 +69,13 @@ export interface CodecContext {
 
 /**
  * How a socket becomes usable. `hello`: the server greets with a `hello`
- * naming the heartbeat interval, then the client starts or resumes a
- * session. `on-open`: the socket is usable once open; the client pings every
- * `heartbeatIntervalMs`, and each socket is a fresh session.
+ * naming the heartbeat interval and its frame limit, then the client starts
+ * or resumes a session. `on-open`: the socket is usable once open; the
+ * client pings every `heartbeatIntervalMs`, each socket is a fresh session,
+ * and frames over `maxFrameBytes` (the protocol's own setting, since no
+ * hello names one) are refused before they are sent.
  */
-export type Greeting = { readonly kind: 'hello' } | { readonly kind: 'on-open'; readonly heartbeatIntervalMs: number };
+export type Greeting = { readonly kind: 'hello' } | { readonly kind: 'on-open'; readonly heartbeatIntervalMs: number; readonly maxFrameBytes?: number };
 
 /** The socket side of a protocol: its greeting, and a codec per socket. */
 export interface WireProtocol {

@@ -1,5 +1,5 @@
 import { AuthenticationError, ValidationError, type CodecContext, type PlatformApi, type PlatformApiOptions, type PlatformProtocol, type ProtocolCapabilities, type Session } from './core.js';
-import { PRODUCTION_DEFAULTS, type ProductionOptions } from './options.js';
+import { PRODUCTION_DEFAULTS, PRODUCTION_SOCKET_LIMITS, type ProductionOptions } from './options.js';
 import { ENTRY_OF, MAIN_KITS, type DialectKit } from './dialect-kit.js';
 import { gatewayBase, PRODUCTION_SESSION_FORMAT } from './session-format.js';
 import { ProductionCodec } from './socket/production-codec.js';
@@ -37,6 +37,14 @@ function checked(options: ProductionOptions, kits: readonly DialectKit[]): Requi
   }
   const interval = options.restIntervalMs ?? PRODUCTION_DEFAULTS.restIntervalMs;
   if (!(Number.isFinite(interval) && interval >= 0)) issues.push({ path: 'restIntervalMs', message: 'must be a finite number of at least 0', code: 'invalid' as const });
+  const { minBytes } = PRODUCTION_SOCKET_LIMITS.maxFrameBytes;
+  const maxFrameBytes = options.maxFrameBytes ?? PRODUCTION_DEFAULTS.maxFrameBytes;
+  if (!(Number.isSafeInteger(maxFrameBytes) && maxFrameBytes >= minBytes)) issues.push({ path: 'maxFrameBytes', message: `must be a whole number of bytes, at least ${minBytes}`, code: 'invalid' as const });
+  const { minMs, maxMs } = PRODUCTION_SOCKET_LIMITS.heartbeatIntervalMs;
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? PRODUCTION_DEFAULTS.heartbeatIntervalMs;
+  if (!(Number.isFinite(heartbeatIntervalMs) && heartbeatIntervalMs >= minMs && heartbeatIntervalMs <= maxMs)) {
+    issues.push({ path: 'heartbeatIntervalMs', message: `must be a number of ms from ${minMs} to ${maxMs}`, code: 'invalid' as const });
+  }
   if (issues.length > 0) throw new ValidationError(issues, 'production options');
   const latest = dialect === 'sdk-2.8.44';
   return {
@@ -46,6 +54,8 @@ function checked(options: ProductionOptions, kits: readonly DialectKit[]): Requi
     editsAsRpc: latest && (options.editsAsRpc ?? true),
     restIntervalMs: interval,
     mediaUrl: options.mediaUrl ?? PRODUCTION_DEFAULTS.mediaUrl,
+    maxFrameBytes,
+    heartbeatIntervalMs,
   };
 }
 
@@ -75,7 +85,7 @@ export function buildProduction(options: ProductionOptions, kits: readonly Diale
     name,
     createApi,
     wire: Object.freeze({
-      greeting: Object.freeze({ kind: 'on-open' as const, heartbeatIntervalMs: PRODUCTION_DEFAULTS.heartbeatIntervalMs }),
+      greeting: Object.freeze({ kind: 'on-open' as const, heartbeatIntervalMs: settings.heartbeatIntervalMs, maxFrameBytes: settings.maxFrameBytes }),
       open: (context: CodecContext) =>
         new ProductionCodec({ dialect, known, style, protocolName: name, translate: { selfId: () => context.userId?.() ?? '' }, ...(kit.reshape ? { reshape: kit.reshape } : {}) }, context),
     }),

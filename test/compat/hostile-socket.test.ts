@@ -102,6 +102,28 @@ describe('the production socket under hostile frames', () => {
     socket.sendRaw(toBinary(EnvelopeSchema, create(EnvelopeSchema, { cid: edge, message: { case: 'ping', value: {} } })));
     expect((await socket.next((e) => e.cid === edge)).message.case).toBe('pong');
   });
+
+  it('closes the socket with 1009 for a frame over maxFrameBytes, as the platform\'s server does at its read limit; a frame under it is served', async () => {
+    socket.close();
+    await world.close();
+    await open({ maxFrameBytes: 4096 });
+    const send = (cid: string, text: string) =>
+      toBinary(EnvelopeSchema, create(EnvelopeSchema, { cid, message: { case: 'channelMessageSend', value: { clanId: world.clan!.id, channelId: general, content: JSON.stringify({ t: text }), mode: 2, isPublic: true } } }));
+    const fits = send('fits', 'f'.repeat(3900));
+    expect(fits.byteLength).toBeLessThanOrEqual(4096);
+    socket.sendRaw(fits);
+    expect((await socket.next((e) => e.cid === 'fits')).message.case).toBe('channelMessageAck');
+
+    const over = send('over', 'o'.repeat(4100));
+    expect(over.byteLength).toBeGreaterThan(4096);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })));
+    socket.sendRaw(over);
+    expect(await closed).toEqual({ code: 1009, reason: `the frame is ${over.byteLength} bytes; the limit is 4096` });
+    // Nothing of it was read: no answer, nothing stored, and the log names its size only.
+    expect(socket.received.some((e) => e.cid === 'over')).toBe(false);
+    expect(world.emu.messages(general).filter((m) => m.sender_id === world.bot.id).map((m) => m.content.t?.length)).toEqual([3900]);
+    expect(world.emu.wire.frames('(refused frame)').at(-1)).toMatchObject({ body: { bytes: over.byteLength } });
+  });
 });
 
 describe("the wire log's byte bound under the production socket", () => {

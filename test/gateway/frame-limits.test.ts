@@ -22,7 +22,7 @@ describe('FrameSizeGuard', () => {
     const refusal = guard.refusal('channel_message_send', frameOf(4097));
     expect(refusal).toBeInstanceOf(ValidationError);
     expect(refusal?.message).toBe(
-      'Invalid channel_message_send request: the frame is 4097 bytes; the server reads frames of up to 4096 bytes (max_frame_bytes of its hello), so nothing was sent',
+      'Invalid channel_message_send request: the frame is 4097 bytes; the server reads frames of up to 4096 bytes, so nothing was sent',
     );
     expect(refusal?.issues).toEqual([{ path: '', message: expect.stringContaining('4097 bytes') as unknown, code: 'too_large' }]);
     expect(JSON.stringify(refusal)).not.toContain('sss');

@@ -12,8 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
   ClosedError,
+  ProtocolError,
   ServiceClient,
   UnsupportedError,
+  ValidationError,
   type ClanstreamError,
   type ChannelMessage,
   type DebugRecord,
@@ -49,8 +51,8 @@ async function refusingProver(): Promise<{ url: string; bodies: Array<Record<str
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
 }
 
-/** A logged-in client of the toy protocol, with what it said recorded. */
-async function toyClient() {
+/** A logged-in client of the toy protocol (its greeting naming `maxFrameBytes`, when given), with what it said recorded. */
+async function toyClient(maxFrameBytes?: number) {
   const server = await ToyServer.start();
   cleanups.push(() => server.close());
   const world = new ToyWorld(() => server.url);
@@ -58,7 +60,7 @@ async function toyClient() {
   const client = new ServiceClient({
     botId: '42',
     token: 'toy-api-key',
-    protocol: toyProtocol(world, prover.url),
+    protocol: toyProtocol(world, prover.url, maxFrameBytes),
     reconnect: { baseMs: 100, capMs: 200 },
     random: () => 0.5,
     unhandledErrors: 'silent',
@@ -197,6 +199,30 @@ describe('a client speaking another protocol through the seam', () => {
     await expect(client.clans.fetch('K2')).resolves.toMatchObject({ id: 'K2', name: 'Second' });
     await expect(client.clans.fetch('K9')).rejects.toBeInstanceOf(ApiError);
     expect(world.calls.slice(calls)).toEqual(['listClans', 'listClans']);
+  });
+});
+
+describe('a frame limit named by an on-open greeting (no hello names one)', () => {
+  it('a write over it is refused before it is sent, in the words of a hello\'s limit; one under it goes out', async () => {
+    const { client, server, errors } = await toyClient(2048);
+    const channel = client.channels.get('C1')!;
+    const refused = await channel.send({ t: 'x'.repeat(3000) }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).message).toMatch(/^Invalid channel_message_send request: the frame is 3\d{3} bytes; the server reads frames of up to 2048 bytes, so nothing was sent$/);
+    expect(server.sent('channel_message_send')).toEqual([]);
+    await channel.send({ t: 'short' });
+    expect(server.sent('channel_message_send')).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('an absurd one is a ProtocolError on errors$, and the floor of a hello\'s limit is used', async () => {
+    const { client, server, errors } = await toyClient(10);
+    expect(errors.map((e) => [e.constructor, e.message])).toEqual([[ProtocolError, 'max_frame_bytes of hello of 10 is below 1024 bytes; sending frames of up to 1024 bytes']]);
+    await client.channels.get('C1')!.send({ t: 'short' });
+    expect(server.sent('channel_message_send')).toHaveLength(1);
   });
 });
 

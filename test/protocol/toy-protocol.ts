@@ -231,12 +231,12 @@ export class ToyWorld {
   }
 }
 
-/** The toy protocol over a world; `proverUrl` is where its proof requests go (its default `zkApiUrl`). */
-export function toyProtocol(world: ToyWorld, proverUrl: string): PlatformProtocol {
+/** The toy protocol over a world; `proverUrl` is where its proof requests go (its default `zkApiUrl`); `maxFrameBytes`, the frame limit its greeting names. */
+export function toyProtocol(world: ToyWorld, proverUrl: string, maxFrameBytes?: number): PlatformProtocol {
   return {
     name: 'toy',
     createApi: () => world.api(),
-    wire: { greeting: { kind: 'on-open', heartbeatIntervalMs: 60_000 }, open: (context) => new ToyCodec(context) },
+    wire: { greeting: { kind: 'on-open', heartbeatIntervalMs: 60_000, ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }) }, open: (context) => new ToyCodec(context) },
     session: {
       normalise: (answer) => {
         const toy = answer as ToyLoginAnswer;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChannelType, Message, TypeMessage, ValidationError, type ApiMessageAttachment, type ChannelMessageContent } from '../../src/index.js';
 import { until } from '../helpers/client.js';
 import { cachedChannel, cachedMessage, inProduction, PROTOCOL_UNDER_TEST, lastStored, loggedIn, rejection, requests, rpcCalls, Tracker, type World } from './support.js';
+import { writesOf } from '../support/protocol-under-test.js';
 
 const t = new Tracker();
 afterEach(() => t.cleanup());
@@ -18,19 +19,8 @@ afterEach(() => t.cleanup());
 const TOPIC_1 = '7100000000000000001';
 const TOPIC_2 = '7100000000000000002';
 
-/**
- * The writes of one op the emulator received. sdk-2.8.44's server answers
- * the first write to a channel not yet joined with "must join channel"; the
- * client joins it and sends the same envelope once more, which is one write.
- */
-function writes(w: World, op: string) {
-  const frames = w.emu.wire.frames(op);
-  if (PROTOCOL_UNDER_TEST !== 'sdk-2.8.44' || frames.length < 2) return frames;
-  const [first, again, ...rest] = frames;
-  expect(again?.body).toEqual(first?.body);
-  expect(w.emu.wire.frames('channel_join')).toHaveLength(1);
-  return [first!, ...rest];
-}
+/** The writes of one op the emulator received (a write resent after "must join channel" is one). */
+const writes = (w: World, op: string) => writesOf(w.emu, op);
 
 const PICTURE: ApiMessageAttachment = { url: 'https://cdn.example/cat.png', filetype: 'image/png', filename: 'cat.png', size: 1234, width: 10, height: 10 };
 

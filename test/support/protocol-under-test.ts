@@ -6,6 +6,7 @@
  * files apply it; a case that cannot apply in production (resume, the token
  * move) is replaced there by its production counterpart.
  */
+import { expect } from 'vitest';
 import type { ClientConfigDto } from '../../src/index.js';
 import type { Emulator, EmulatorOptions, WireEntry } from '../../src/emulator/index.js';
 import { production } from '../../src/production/index.js';
@@ -26,16 +27,32 @@ export const PROTOCOL_UNDER_TEST: ProtocolUnderTest = chosen();
 /** Whether this run speaks production (no resume, no idempotent resend, RPC REST). */
 export const inProduction: boolean = PROTOCOL_UNDER_TEST !== 'clanstream';
 
+/** An emulator as {@link protocolConfig} reads it: its URL, and the settings its production front end shares with a client. */
+type EmulatorServed = { url: string; options?: Pick<Emulator['options'], 'maxFrameBytes' | 'heartbeatIntervalMs'> };
+
 /**
  * What a client of this run adds to its config: production's protocol
  * object, unpaced. An emulator (or its URL) points its media plays at that
- * emulator (production posts them to a host of their own).
+ * emulator (production posts them to a host of their own); an emulator's
+ * frame limit and heartbeat pace become production's settings (the
+ * emulator's hello says them to a clanstream client; production has no
+ * hello, so its client is told them as a user tells it the platform's).
  */
-export function protocolConfig(emulator?: { url: string } | string): Partial<ClientConfigDto> {
+export function protocolConfig(emulator?: EmulatorServed | string): Partial<ClientConfigDto> {
   if (PROTOCOL_UNDER_TEST === 'clanstream') return {};
-  const url = typeof emulator === 'string' ? emulator : emulator?.url;
-  return { protocol: production({ dialect: PROTOCOL_UNDER_TEST, restIntervalMs: 0, ...(url ? { mediaUrl: `${url}/api/playmedia` } : {}) }) };
+  const served = typeof emulator === 'string' ? { url: emulator } : emulator;
+  const { maxFrameBytes, heartbeatIntervalMs } = served?.options ?? {};
+  return {
+    protocol: production({
+      dialect: PROTOCOL_UNDER_TEST,
+      restIntervalMs: 0,
+      ...(served ? { mediaUrl: `${served.url}/api/playmedia` } : {}),
+      ...(maxFrameBytes !== undefined ? { maxFrameBytes } : {}),
+      ...(heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs } : {}),
+    }),
+  };
 }
+
 
 /** The channel the emulator files a quick-menu entry under: production keeps them for a whole clan (channel "0"). */
 export const quickMenuChannel = (channelId: string): string => (inProduction ? '0' : channelId);
@@ -78,6 +95,20 @@ export function requestsOf(emu: Pick<Emulator, 'wire'>, json: { method: string; 
   const path = `/mezon.api.Mezon/${rpc.method}`;
   const named = (r: WireEntry) => Object.entries(rpc.fields ?? {}).every(([key, value]) => (r.body as Record<string, unknown> | undefined)?.[key] === value);
   return emu.wire.requests(path).filter((r) => r.path === path && named(r));
+}
+
+/**
+ * The writes of one op the emulator received. sdk-2.8.44's server answers
+ * the first write to a channel not yet joined with "must join channel"; the
+ * client joins it and sends the same envelope once more, which is one write.
+ */
+export function writesOf(emu: Pick<Emulator, 'wire'>, op: string): WireEntry[] {
+  const frames = emu.wire.frames(op);
+  if (PROTOCOL_UNDER_TEST !== 'sdk-2.8.44' || frames.length < 2) return frames;
+  const [first, again, ...rest] = frames;
+  expect(again?.body).toEqual(first?.body);
+  expect(emu.wire.frames('channel_join')).toHaveLength(1);
+  return [first!, ...rest];
 }
 
 /** The path prefix of the platform API's requests in this run. */

@@ -28,4 +28,11 @@ export const COMPAT_DEFAULTS = {
   rawChunkBytes: 16 * 1024,
   /** The close code of a socket refused for its dialect (a switch mid-way, or events held past their bound). */
   dialectCloseCode: 1008,
+  /**
+   * The close code of a socket that sent a frame over `maxFrameBytes`: the
+   * platform's server reads its sockets with a size limit, and its WebSocket
+   * library closes on a longer message with 1009 (message too big), as the
+   * JSON front end does at `maxPayloadBytes`.
+   */
+  frameTooBigCloseCode: 1009,
 } as const;

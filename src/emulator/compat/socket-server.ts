@@ -134,7 +134,10 @@ export class ProductionSocketServer implements SessionRefreshes {
     const { options } = this.deps.services.platform;
     const { conn } = socket;
     if (!isBinary) return socket.refuse({ code: ERROR_CODE.badInput, message: `this socket reads binary protobuf envelopes (format=${COMPAT_DEFAULTS.format})` });
-    if (data.length > options.maxFrameBytes) return socket.refuse({ code: ERROR_CODE.badInput, message: `the frame is ${data.length} bytes; the limit is ${options.maxFrameBytes}` });
+    if (data.length > options.maxFrameBytes) {
+      this.deps.wire.record({ transport: 'ws', userId: conn.userId, op: '(refused frame)', protocol: socket.dialect.label, body: { bytes: data.length } }, data.length);
+      return conn.close(COMPAT_DEFAULTS.frameTooBigCloseCode, `the frame is ${data.length} bytes; the limit is ${options.maxFrameBytes}`);
+    }
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const verdict = socket.dialect.read(bytes);
     if (verdict.kind !== 'fits') {
