@@ -3,9 +3,9 @@ import { FILE, type Table } from './descriptor-tables.js';
 
 /**
  * A generated file's embedded `FileDescriptorProto` with only the fields the
- * browser build's descriptor reader reads (descriptor-tables.ts): file and
- * field options it skips (Java, Go, Objective-C and C# names among them) cost
- * a browser bytes for nothing. The browser build embeds this
+ * browser build's descriptor reader reads (descriptor-tables.ts): what it
+ * skips (file options such as the Java, Go, Objective-C and C# names of
+ * wrappers.proto) costs a browser bytes for nothing. The browser build embeds this
  * (scripts/lib/core-as-browser-bundle.mjs); read by embedded-file.ts, it
  * builds the same file as the whole descriptor
  * (test/production/embedded-file.test.ts).
