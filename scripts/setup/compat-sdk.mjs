@@ -9,7 +9,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,8 +41,9 @@ function staleness() {
 
 /** `name version` of every package, as installed. */
 function installed() {
-  const require = createRequire(join(dir, 'package.json'));
-  return PACKAGES.map((name) => `${name} ${require(`${name}/package.json`).version}`).join(', ');
+  // Read from the folder, not through require: a package whose `exports` leaves out package.json (mmn-client-js) cannot be required for it.
+  const version = (name) => JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
+  return PACKAGES.map((name) => `${name} ${version(name)}`).join(', ');
 }
 
 const reason = staleness();
