@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { leanDescriptor } from '../../src/production/wire/lean-descriptor.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const src = resolve(root, 'src');
@@ -40,13 +41,14 @@ export function coreAsBrowserBundle() {
         return undefined;
       });
       build.onResolve({ filter: /codegenv2\/file\.js$/ }, (args) => (/[\\/]@bufbuild[\\/]protobuf[\\/].*[\\/]wkt[\\/]/.test(args.importer) ? { path: embeddedFile } : undefined));
-      // Their descriptors travel as strings of code points 0-255 instead of base64: a quarter less once gzipped.
+      // Their descriptors travel as strings of code points 0-255 instead of base64 (a quarter less once gzipped),
+      // with only the fields the descriptor reader reads (src/production/wire/lean-descriptor.ts).
       build.onLoad({ filter: /([\\/]src[\\/]production[\\/]schema[\\/][^\\/]+_pb\.ts|[\\/]@bufbuild[\\/]protobuf[\\/]dist[\\/]esm[\\/]wkt[\\/]google[\\/]protobuf[\\/]wrappers_pb\.js)$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         let embedded = 0;
         const contents = source.replace(/fileDesc\("([A-Za-z0-9+/=]+)"/g, (_, b64) => {
           embedded += 1;
-          return `fileDesc(__latin1(${JSON.stringify(Buffer.from(b64, 'base64').toString('latin1'))})`;
+          return `fileDesc(__latin1(${JSON.stringify(Buffer.from(leanDescriptor(Buffer.from(b64, 'base64'))).toString('latin1'))})`;
         });
         if (embedded === 0) return { errors: [{ text: `${relative(root, args.path)}: no embedded descriptor found (has protoc-gen-es changed its output?)` }] };
         return { contents: `import { latin1Bytes as __latin1 } from ${JSON.stringify(embeddedFile)};\n${contents}`, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };

@@ -13,6 +13,7 @@ import * as A from '../../src/production/schema/sdk-2.8.33_pb.js';
 import * as B from '../../src/production/schema/sdk-2.8.37_pb.js';
 import * as C from '../../src/production/schema/sdk-2.8.44_pb.js';
 import { fileDesc } from '../../src/production/wire/embedded-file.js';
+import { leanDescriptor } from '../../src/production/wire/lean-descriptor.js';
 
 /** The descriptor a generated file embeds (base64 in its source). */
 function embedded(path: string | URL): Uint8Array {
@@ -30,6 +31,17 @@ const FILES: Array<[string, DescFile, DescFile]> = [
   ['sdk-2.8.33.proto', A.file_sdk_2_8_33, fileDesc(embedded(schema('sdk-2.8.33')), [timestamp, wrappers])],
   ['sdk-2.8.37.proto', B.file_sdk_2_8_37, leanB],
   ['sdk-2.8.44.proto', C.file_sdk_2_8_44, fileDesc(embedded(schema('sdk-2.8.44')), [leanB])],
+];
+
+/** The same schemas from the descriptors as the browser build embeds them: only the fields the reader reads. */
+const leanWrappers = fileDesc(leanDescriptor(embedded(new URL('../../node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/wrappers_pb.js', import.meta.url))));
+const leanTimestamp = fileDesc(leanDescriptor(embedded(new URL('../../node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/timestamp_pb.js', import.meta.url))));
+const strippedB = fileDesc(leanDescriptor(embedded(schema('sdk-2.8.37'))), [leanWrappers]);
+const STRIPPED: Array<[string, DescFile, DescFile]> = [
+  ['google/protobuf/wrappers.proto', file_google_protobuf_wrappers, leanWrappers],
+  ['sdk-2.8.33.proto', A.file_sdk_2_8_33, fileDesc(leanDescriptor(embedded(schema('sdk-2.8.33'))), [leanTimestamp, leanWrappers])],
+  ['sdk-2.8.37.proto', B.file_sdk_2_8_37, strippedB],
+  ['sdk-2.8.44.proto', C.file_sdk_2_8_44, fileDesc(leanDescriptor(embedded(schema('sdk-2.8.44'))), [strippedB])],
 ];
 
 function messages(file: DescFile): DescMessage[] {
@@ -84,7 +96,7 @@ function shape(message: DescMessage): unknown {
 }
 
 describe('schemas built from their embedded descriptors without protobuf-es reflection', () => {
-  it.each(FILES)('%s: the same messages, fields and enums', (_name, real, lean) => {
+  it.each([...FILES, ...STRIPPED.map(([name, real, lean]) => [`${name} (only the fields the reader reads, as the browser build embeds it)`, real, lean] as const)])('%s: the same messages, fields and enums', (_name, real, lean) => {
     expect(messages(lean).map(shape)).toEqual(messages(real).map(shape));
     const enums = (file: DescFile) =>
       [...file.enums, ...messages(file).flatMap((m) => m.nestedEnums)].map((e) => ({
@@ -122,5 +134,20 @@ describe('schemas built from their embedded descriptors without protobuf-es refl
   it.each(FILES)('%s: no field has a proto2 default (the registry of the browser build, lean-registry.ts, builds none)', (_name, real) => {
     const withDefault = messages(real).flatMap((m) => m.proto.field.filter((f) => f.defaultValue !== '').map((f) => `${m.typeName}.${f.name}`));
     expect(withDefault).toEqual([]);
+  });
+
+  it.each(STRIPPED.map(([name, , stripped], i) => [name, FILES[i]![2], stripped] as const))('%s: the descriptor the browser build embeds reads as the whole one does', (_name, whole, stripped) => {
+    expect(stripped.proto).toEqual(whole.proto);
+    expect(stripped.messages.map(shape)).toEqual(whole.messages.map(shape));
+  });
+
+  it('leaves out what the reader skips (the file options of wrappers.proto: Java, Go, Objective-C and C# names)', () => {
+    const whole = embedded(new URL('../../node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/wrappers_pb.js', import.meta.url));
+    const lean = leanDescriptor(whole);
+    const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+    expect(latin1(whole)).toContain('google.golang.org/protobuf/types/known/wrapperspb');
+    expect(latin1(lean)).not.toContain('google.golang.org');
+    expect(latin1(lean)).not.toContain('com.google.protobuf');
+    expect(lean.length).toBeLessThan(whole.length);
   });
 });

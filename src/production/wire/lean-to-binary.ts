@@ -1,11 +1,13 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
-import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { WireType } from '@bufbuild/protobuf/wire';
+import { LeanWriter } from './lean-writer.js';
 
 /**
  * protobuf-es's `toBinary`, in the few lines the production wire needs: the
  * browser build of `clanstream/production` writes its frames with it
  * (scripts/lib/core-as-browser-bundle.mjs), leaving out protobuf-es's
- * compiled writers. Fields go in number order, set by proto3's rules (a
+ * compiled writers and its BinaryWriter (lean-writer.ts). Fields go in
+ * number order, set by proto3's rules (a
  * singular scalar when not its zero value, a message or oneof member when
  * present, a list when not empty), unknown fields after them, as protobuf-es
  * writes them; test/production/lean-to-binary.property.test.ts proves the
@@ -38,27 +40,6 @@ function wireTypeOf(scalar: ScalarType): WireType {
   }
 }
 
-/** The writer method of each scalar type (an enum is an int32). */
-const WRITE: Readonly<Record<ScalarType, keyof BinaryWriter>> = {
-  [ScalarType.DOUBLE]: 'double',
-  [ScalarType.FLOAT]: 'float',
-  [ScalarType.INT64]: 'int64',
-  [ScalarType.UINT64]: 'uint64',
-  [ScalarType.INT32]: 'int32',
-  [ScalarType.FIXED64]: 'fixed64',
-  [ScalarType.FIXED32]: 'fixed32',
-  [ScalarType.BOOL]: 'bool',
-  [ScalarType.STRING]: 'string',
-  [ScalarType.BYTES]: 'bytes',
-  [ScalarType.UINT32]: 'uint32',
-  [ScalarType.SFIXED32]: 'sfixed32',
-  [ScalarType.SFIXED64]: 'sfixed64',
-  [ScalarType.SINT32]: 'sint32',
-  [ScalarType.SINT64]: 'sint64',
-};
-
-const scalar = (w: BinaryWriter, type: ScalarType, value: unknown) => (w[WRITE[type]] as (v: unknown) => BinaryWriter).call(w, value);
-
 /** Whether a value is proto3's zero of its type: not written. */
 function isZero(type: ScalarType, value: unknown): boolean {
   switch (type) {
@@ -78,7 +59,7 @@ function isZero(type: ScalarType, value: unknown): boolean {
   }
 }
 
-function writeMessage(w: BinaryWriter, desc: DescMessage, message: Message): void {
+function writeMessage(w: LeanWriter, desc: DescMessage, message: Message): void {
   let fields = sorted.get(desc);
   if (!fields) sorted.set(desc, (fields = desc.fields.concat().sort((a, b) => a.number - b.number)));
   for (const field of fields) {
@@ -94,13 +75,13 @@ function writeMessage(w: BinaryWriter, desc: DescMessage, message: Message): voi
 }
 
 /** One field's value; `present`: written even when zero (explicit presence). */
-function writeField(w: BinaryWriter, field: DescField, value: unknown, present: boolean): void {
+function writeField(w: LeanWriter, field: DescField, value: unknown, present: boolean): void {
   const no = field.number;
   switch (field.fieldKind) {
     case 'scalar':
     case 'enum': {
       const type = field.fieldKind === 'enum' ? ScalarType.INT32 : field.scalar;
-      if (present || !isZero(type, value)) scalar(w.tag(no, wireTypeOf(type)), type, value);
+      if (present || !isZero(type, value)) w.tag(no, wireTypeOf(type)).scalar(type, value);
       return;
     }
     case 'message':
@@ -114,20 +95,20 @@ function writeField(w: BinaryWriter, field: DescField, value: unknown, present: 
         const type = field.listKind === 'enum' ? ScalarType.INT32 : field.scalar;
         if (field.packed) {
           w.tag(no, WireType.LengthDelimited).fork();
-          for (const item of list) scalar(w, type, item);
+          for (const item of list) w.scalar(type, item);
           w.join();
-        } else for (const item of list) scalar(w.tag(no, wireTypeOf(type)), type, item);
+        } else for (const item of list) w.tag(no, wireTypeOf(type)).scalar(type, item);
       }
       return;
     }
     case 'map':
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
         w.tag(no, WireType.LengthDelimited).fork();
-        scalar(w.tag(1, wireTypeOf(field.mapKey)), field.mapKey, field.mapKey === ScalarType.BOOL ? key === 'true' : key);
+        w.tag(1, wireTypeOf(field.mapKey)).scalar(field.mapKey, field.mapKey === ScalarType.BOOL ? key === 'true' : key);
         if (field.mapKind === 'message') writeChild(w, 2, field.message, item);
         else {
           const type = field.mapKind === 'enum' ? ScalarType.INT32 : field.scalar;
-          scalar(w.tag(2, wireTypeOf(type)), type, item);
+          w.tag(2, wireTypeOf(type)).scalar(type, item);
         }
         w.join();
       }
@@ -135,7 +116,7 @@ function writeField(w: BinaryWriter, field: DescField, value: unknown, present: 
 }
 
 /** A nested message; a well-known wrapper (BoolValue, …) travels unboxed in the message and is boxed here. */
-function writeChild(w: BinaryWriter, no: number, desc: DescMessage, value: unknown): void {
+function writeChild(w: LeanWriter, no: number, desc: DescMessage, value: unknown): void {
   w.tag(no, WireType.LengthDelimited).fork();
   const boxed = typeof value !== 'object' || value === null || value instanceof Uint8Array ? { value } : value;
   writeMessage(w, desc, boxed as Message);
@@ -144,7 +125,7 @@ function writeChild(w: BinaryWriter, no: number, desc: DescMessage, value: unkno
 
 /** The bytes of a message, as protobuf-es's `toBinary` writes them. */
 export function toBinary(desc: DescMessage, message: unknown): Uint8Array {
-  const w = new BinaryWriter();
+  const w = new LeanWriter();
   writeMessage(w, desc, message as Message);
   return w.finish();
 }
