@@ -71,6 +71,12 @@ function answering(w: ScaleWorld, worker: WorkerClient, seen: Answering[]): void
   });
 }
 
+/** Alice says `text`; resolves once the worker answered it (through the gateway `through` names). */
+async function saidAndAnswered(w: ScaleWorld, seen: readonly Answering[], text: string, through: string): Promise<void> {
+  w.emu.as(w.alice.id).send(w.general, text);
+  await until(() => seen.some((s) => s.text === text && s.answered), `the answer through ${through}`, LOADED_WAIT_MS);
+}
+
 /**
  * A worker whose answer to alice's message waits for `release()`, noting the
  * outcome of each attempt (`sent` or the error); `failFirst` fails the first
@@ -244,8 +250,7 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     const seen: Answering[] = [];
     answering(w, worker, seen);
     const alice = w.emu.as(w.alice.id);
-    alice.send(w.general, 'before');
-    await until(() => seen.some((s) => s.text === 'before' && s.answered), 'the answer through the first gateway', LOADED_WAIT_MS);
+    await saidAndAnswered(w, seen, 'before', 'the first gateway');
     const [firstSession] = await t.client(w).hmget(keys.resume, 'sid');
     const joinsBefore = sentByBot(w, 'clan_join').length;
 
@@ -254,8 +259,7 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     alice.send(w.general, 'gap 1');
     alice.send(w.general, 'gap 2');
     await takeOver(w, standby);
-    alice.send(w.general, 'after');
-    await until(() => seen.some((s) => s.text === 'after' && s.answered), 'the answer through the standby', LOADED_WAIT_MS);
+    await saidAndAnswered(w, seen, 'after', 'the standby');
 
     // A fresh session, announced as a resync, with every clan and the DM space joined again.
     const session = standby.client!.gateway.currentSessionId;
@@ -286,16 +290,14 @@ describe.skipIf(!runRedisTests).each(DIALECTS)('scale-out with the gateway speak
     const seen: Answering[] = [];
     answering(w, worker, seen);
     const alice = w.emu.as(w.alice.id);
-    alice.send(w.general, 'to a');
-    await until(() => seen.some((s) => s.text === 'to a' && s.answered), 'the answer through the first gateway', LOADED_WAIT_MS);
+    await saidAndAnswered(w, seen, 'to a', 'the first gateway');
     const firstSession = first.client!.gateway.currentSessionId;
     await first.close();
     // Sent in the same turn as close() resolved: the standby has not even polled for the lease yet.
     alice.send(w.general, 'handing over');
     await standby.whenActive();
     await until(() => standby.client?.status === 'ready', "the standby's socket ready", LOADED_WAIT_MS);
-    alice.send(w.general, 'to b');
-    await until(() => seen.some((s) => s.text === 'to b' && s.answered), 'the answer through the standby', LOADED_WAIT_MS);
+    await saidAndAnswered(w, seen, 'to b', 'the standby');
     expect(standby.client!.gateway.currentSessionId).not.toBe(firstSession);
     expect(errors.map((e) => e.message).filter((m) => m.includes('the platform session could not be resumed'))).toHaveLength(1);
     expect(seen.map((s) => s.text)).toEqual(['to a', 'to b']);
